@@ -1,0 +1,318 @@
+/* ttt.h - the public API of libttt, an embeddable tic-tac-toe (m,n,k) engine. */
+#ifndef TTT_H
+#define TTT_H
+
+/*
+ * libttt plays tic-tac-toe on an N x N board with K in a row to win.
+ *
+ * Conventions (they hold for every function below):
+ *   - Every function that can fail returns an int status: TTT_OK (0) or a
+ *     negative TTT_E_* code. Results come back through out-parameters.
+ *   - A call that fails changes nothing: not the game, not the out-parameters
+ *     (except the documented "needed length" of a too-small buffer and the
+ *     error offset of a parse failure).
+ *   - Nothing in the library aborts, asserts on its input, prints or exits.
+ *   - Rows and columns are 0-based; row 0 is the top row, column 0 the left.
+ *   - There is no global state: two games never share anything.
+ *   - Types at the boundary are plain integers, pointers and caller-owned
+ *     buffers with an explicit capacity, so the API can be called through FFI
+ *     (Python ctypes, Rust extern "C") without a C compiler.
+ *
+ * Every constant's value is written out here and never changes once released;
+ * new constants and functions are only ever added.
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* TTT_API marks exported functions; the shared library exports nothing else. */
+#if defined(_WIN32) && defined(TTT_BUILDING_DLL)
+#define TTT_API __declspec(dllexport)
+#elif defined(_WIN32) && defined(TTT_USING_DLL)
+#define TTT_API __declspec(dllimport)
+#elif defined(__GNUC__) && __GNUC__ >= 4
+#define TTT_API __attribute__((visibility("default")))
+#else
+#define TTT_API
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                   */
+/* ------------------------------------------------------------------------ */
+
+#define TTT_VERSION_MAJOR 1
+#define TTT_VERSION_MINOR 0
+#define TTT_VERSION_PATCH 0
+/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10000 for 1.0.0. */
+#define TTT_VERSION_NUMBER \
+    (TTT_VERSION_MAJOR * 10000 + TTT_VERSION_MINOR * 100 + TTT_VERSION_PATCH)
+
+/* The version of the library actually linked, as TTT_VERSION_NUMBER would
+ * compute it. Compare it with TTT_VERSION_NUMBER at start-up to detect a
+ * header/library mismatch. */
+TTT_API int ttt_version(void);
+/* The same version as a static string, e.g. "1.0.0". Never NULL. */
+TTT_API const char *ttt_version_string(void);
+
+/* ------------------------------------------------------------------------ */
+/* Constants                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* Marks. The value of a mark is the sign it adds to the line counters. */
+#define TTT_EMPTY 0
+#define TTT_X 1
+#define TTT_O (-1)
+
+/* Game states, as returned by ttt_state() and ttt_play(). */
+#define TTT_IN_PROGRESS 0
+#define TTT_X_WON 1
+#define TTT_O_WON 2
+#define TTT_DRAW 3
+
+/* Status codes. TTT_OK is success; every error is negative. */
+#define TTT_OK 0
+#define TTT_E_INVALID (-1)      /* NULL game or pointer, or a bad argument */
+#define TTT_E_NOMEM (-2)        /* an allocation failed */
+#define TTT_E_SIZE (-3)         /* board size or win length out of range */
+#define TTT_E_MARK (-4)         /* mark is neither TTT_X nor TTT_O */
+#define TTT_E_OFF_BOARD (-5)    /* row or column outside the board */
+#define TTT_E_OCCUPIED (-6)     /* the cell already holds a mark */
+#define TTT_E_WRONG_TURN (-7)   /* it is the other player's turn */
+#define TTT_E_GAME_OVER (-8)    /* the game has ended; undo to reopen it */
+#define TTT_E_NO_UNDO (-9)      /* no move to undo */
+#define TTT_E_NO_REDO (-10)     /* no undone move to redo */
+#define TTT_E_RULE (-11)        /* unknown rule, or a value it does not take */
+#define TTT_E_RULES_LOCKED (-12) /* rules change only before the first move */
+#define TTT_E_PARSE (-13)       /* a saved record or cell name is malformed */
+#define TTT_E_BUFFER (-14)      /* the caller's buffer is too small */
+#define TTT_E_NO_LINE (-15)     /* the game has no completed line */
+#define TTT_E_RANGE (-16)       /* an index (such as a ply) is out of range */
+
+/* Board limits: 3 <= size <= TTT_MAX_SIZE and 3 <= win_length <= size. */
+#define TTT_MIN_SIZE 3
+#define TTT_MAX_SIZE 1024
+
+/* A static English message for any int, never NULL. Unknown values give
+ * "unknown error". */
+TTT_API const char *ttt_strerror(int status);
+
+/* ------------------------------------------------------------------------ */
+/* Creating and destroying games                                             */
+/* ------------------------------------------------------------------------ */
+
+/* An opaque game: the board, its line counters, the move history and the
+ * redo stack. Its layout is private and may change between releases.
+ * Thread safety: a game may be used by one thread at a time; different games
+ * are independent and may be used on different threads at once. */
+typedef struct ttt_game ttt_game;
+
+/* A caller-supplied allocator. alloc returns memory aligned for any object
+ * type (as malloc does) or NULL; dealloc releases what alloc returned. Both
+ * receive user unchanged. The game keeps a copy of this struct, so the
+ * caller's instance need not outlive the call. This struct never changes. */
+typedef struct ttt_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void (*dealloc)(void *user, void *ptr);
+    void *user;
+} ttt_allocator;
+
+/* Creates a game on a size x size board where win_length in a row wins
+ * (0 means size: full rows, columns and diagonals). Classic rules: X moves
+ * first, no early draw, completing a line wins.
+ * Makes exactly one allocation (malloc); the game never allocates again.
+ * Returns TTT_OK and sets *out, TTT_E_INVALID if out is NULL, TTT_E_SIZE
+ * for a size or win length out of range, TTT_E_NOMEM. */
+TTT_API int ttt_game_new(int size, int win_length, ttt_game **out);
+
+/* As ttt_game_new, with allocations made by alloc (NULL means malloc). */
+TTT_API int ttt_game_new_with(int size, int win_length,
+                              const ttt_allocator *alloc, ttt_game **out);
+
+/* The bytes ttt_game_init needs for this size and win length, or 0 if they
+ * are out of range. */
+TTT_API size_t ttt_game_footprint(int size, int win_length);
+
+/* Builds a game inside caller memory of mem_size bytes (at least
+ * ttt_game_footprint(size, win_length), aligned like malloc's result), for
+ * hosts without a heap. The game never allocates. Release it with
+ * ttt_game_free (which then frees nothing) before reusing the memory.
+ * Returns TTT_E_INVALID for NULL pointers or misaligned memory, TTT_E_SIZE,
+ * or TTT_E_BUFFER if mem_size is too small. */
+TTT_API int ttt_game_init(void *mem, size_t mem_size, int size,
+                          int win_length, ttt_game **out);
+
+/* Releases a game. NULL is a no-op. */
+TTT_API void ttt_game_free(ttt_game *game);
+
+/* Makes an independent copy of game (board, rules, history and redo stack;
+ * not the listener), allocated like the original (malloc for a game built
+ * with ttt_game_init). One allocation. */
+TTT_API int ttt_game_clone(const ttt_game *game, ttt_game **out);
+
+/* Empties the board and the history (and the redo stack). Size, win length,
+ * rules and listener are kept. Notifies the listener with TTT_EVENT_RESET. */
+TTT_API int ttt_game_reset(ttt_game *game);
+
+/* ------------------------------------------------------------------------ */
+/* Rules                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* Misère: completing a line loses instead of winning. Value 0 or 1. */
+#define TTT_RULE_MISERE 1
+/* Early draw: the game is drawn as soon as every possible line (every row,
+ * column and diagonal run of win_length cells) holds both marks, so nobody
+ * can complete one. Value 0 or 1. Costs O(1) per move for win_length = size
+ * and O(win_length) otherwise. */
+#define TTT_RULE_EARLY_DRAW 2
+
+/* Sets a rule. Only while the history is empty (a new or reset game);
+ * afterwards it returns TTT_E_RULES_LOCKED. TTT_E_RULE for an unknown rule
+ * or a value outside 0..1. */
+TTT_API int ttt_game_set_rule(ttt_game *game, int rule, int value);
+/* Reads a rule's value into *value. TTT_E_RULE for an unknown rule. */
+TTT_API int ttt_game_get_rule(const ttt_game *game, int rule, int *value);
+
+/* ------------------------------------------------------------------------ */
+/* Playing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Places mark at (row, col) and, if state is not NULL, stores the new game
+ * state there. Checks in this order, returning the first failure:
+ * TTT_E_INVALID (NULL game), TTT_E_MARK, TTT_E_GAME_OVER, TTT_E_WRONG_TURN,
+ * TTT_E_OFF_BOARD, TTT_E_OCCUPIED. A move that completes a line ends the game
+ * even if it also fills the board. Clears the redo stack.
+ * O(1) for win_length = size, O(win_length) otherwise; never allocates. */
+TTT_API int ttt_play(ttt_game *game, int mark, int row, int col, int *state);
+
+/* Takes back the last move exactly (cell, counters, turn and state); works
+ * after a win or a draw and reopens the game. The move goes on the redo
+ * stack. O(1) for win_length = size. TTT_E_NO_UNDO on an empty history. */
+TTT_API int ttt_undo(ttt_game *game);
+
+/* Replays the most recently undone move. TTT_E_NO_REDO if there is none
+ * (a new move empties the redo stack). */
+TTT_API int ttt_redo(ttt_game *game);
+
+/* ------------------------------------------------------------------------ */
+/* Reading a game                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* These return their value, or TTT_E_INVALID for a NULL game. */
+TTT_API int ttt_state(const ttt_game *game);      /* TTT_IN_PROGRESS .. TTT_DRAW */
+TTT_API int ttt_size(const ttt_game *game);       /* N */
+TTT_API int ttt_win_length(const ttt_game *game); /* K */
+TTT_API int ttt_ply(const ttt_game *game);        /* moves played so far */
+TTT_API int ttt_redo_count(const ttt_game *game); /* moves ttt_redo can replay */
+
+/* TTT_X or TTT_O: whose move it is. TTT_EMPTY once the game is over, and for
+ * a NULL game. */
+TTT_API int ttt_to_move(const ttt_game *game);
+
+/* The mark at (row, col) into *mark. TTT_E_OFF_BOARD off the board. */
+TTT_API int ttt_cell(const ttt_game *game, int row, int col, int *mark);
+
+/* The move played at ply (0 is the first move). TTT_E_RANGE unless
+ * 0 <= ply < ttt_ply(game). Any out-pointer may be NULL. */
+TTT_API int ttt_move_at(const ttt_game *game, int ply, int *mark, int *row,
+                        int *col);
+
+/* The completed line that ended the game (in misère, the losing line): its
+ * two end cells, at least win_length cells apart inclusive, through the last
+ * move. If that move completed several lines, the first of row, column,
+ * diagonal (down-right), anti-diagonal (down-left) is reported.
+ * TTT_E_NO_LINE if the game was not won. Any out-pointer may be NULL. */
+TTT_API int ttt_winning_line(const ttt_game *game, int *row0, int *col0,
+                             int *row1, int *col1);
+
+/* Copies the board into cells, row-major, one int8_t mark per cell
+ * (TTT_EMPTY, TTT_X or TTT_O); *len receives size * size. If capacity is
+ * smaller than that, returns TTT_E_BUFFER and writes only *len. */
+TTT_API int ttt_board(const ttt_game *game, int8_t *cells, size_t capacity,
+                      size_t *len);
+
+/* ------------------------------------------------------------------------ */
+/* Events                                                                    */
+/* ------------------------------------------------------------------------ */
+
+#define TTT_EVENT_PLAY 1
+#define TTT_EVENT_UNDO 2
+#define TTT_EVENT_REDO 3
+#define TTT_EVENT_RESET 4
+
+/* What changed. Written only by the library; new fields are only ever added
+ * at the end. */
+typedef struct ttt_event {
+    int32_t kind;  /* TTT_EVENT_* */
+    int32_t mark;  /* the mark placed (PLAY, REDO) or removed (UNDO); 0 for RESET */
+    int32_t row;   /* the cell, or -1 for RESET */
+    int32_t col;
+    int32_t ply;   /* moves on the board after the event */
+    int32_t state; /* the game state after the event */
+} ttt_event;
+
+/* Called after each applied move, undo, redo and reset, never for a rejected
+ * call. The event is valid only during the call. The listener may call the
+ * read-only functions on the same game, but must not change it. */
+typedef void (*ttt_listener)(void *user, const ttt_event *event);
+
+/* Installs listener (NULL removes it); user is passed back unchanged. */
+TTT_API int ttt_set_listener(ttt_game *game, ttt_listener listener,
+                             void *user);
+
+/* ------------------------------------------------------------------------ */
+/* Notation: cell names and saved games                                      */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A cell is named by its column letters then its 1-based row number: "a1" is
+ * the top-left cell, "b3" is row 2, column 1. Columns past z continue as in
+ * spreadsheets: z, aa, ab, ... Letters are lower case.
+ */
+
+/* Writes the name of (row, col) into buf as a NUL-terminated string; *len
+ * receives its length without the NUL. TTT_E_BUFFER (with *len set) if
+ * capacity < *len + 1. TTT_E_OFF_BOARD if row or col is outside
+ * 0..TTT_MAX_SIZE-1. */
+TTT_API int ttt_cell_name(int row, int col, char *buf, size_t capacity,
+                          size_t *len);
+
+/* Parses a cell name at the start of text (reading at most len bytes) into
+ * *row and *col; *used receives the bytes consumed (may be NULL). Accepts
+ * lower or upper case letters. TTT_E_PARSE if no name starts there, or the
+ * numbers exceed TTT_MAX_SIZE. */
+TTT_API int ttt_parse_cell(const char *text, size_t len, int *row, int *col,
+                           size_t *used);
+
+/*
+ * Saved record, one line of text (grammar in README.md):
+ *   ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n
+ * "rules" is "classic" or one or both of "misere" and "early-draw" joined by
+ * "+" in that order; "moves" is "-" for none. There is exactly one canonical
+ * record per game, so a record that loads saves back byte for byte.
+ */
+
+/* Writes game's record into buf, NUL-terminated; *len receives the record's
+ * length without the NUL. TTT_E_BUFFER (with *len set) if capacity is below
+ * *len + 1; buf may be NULL when capacity is 0. Undone moves are not saved. */
+TTT_API int ttt_game_save(const ttt_game *game, char *buf, size_t capacity,
+                          size_t *len);
+
+/* Parses a record of exactly len bytes and replays its moves under its rules
+ * into a new game allocated by alloc (NULL means malloc), stored in *out.
+ * On failure *out is unchanged and, if error_offset is not NULL, it receives
+ * the byte offset of the first problem. Returns TTT_E_PARSE for malformed
+ * text, TTT_E_SIZE for a bad n or k, the move's own code (TTT_E_OCCUPIED,
+ * TTT_E_OFF_BOARD, TTT_E_GAME_OVER) for an illegal move, TTT_E_NOMEM. */
+TTT_API int ttt_game_load(const char *text, size_t len,
+                          const ttt_allocator *alloc, ttt_game **out,
+                          size_t *error_offset);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TTT_H */
