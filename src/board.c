@@ -1,0 +1,246 @@
+/* board.c - board geometry: marks, the empty-cell permutation, line counters and K-in-a-row scans. */
+#include <string.h>
+
+#include "internal.h"
+
+/* The four line directions as (row step, column step): row, column,
+ * diagonal (down-right), anti-diagonal (down-left). The order is the one
+ * ttt_winning_line documents. */
+static const int dir_row[4] = {0, 1, 1, 1};
+static const int dir_col[4] = {1, 0, 1, -1};
+
+static int uses_line_counters(const ttt__board *board)
+{
+    return board->k == board->n;
+}
+
+static int line_count(int n, int k)
+{
+    return k == n ? 2 * n + 2 : 0;
+}
+
+/* Every K-window of the board: rows and columns, then both diagonals. */
+static int32_t window_count(int n, int k)
+{
+    int32_t per_line = n - k + 1;
+    return 2 * n * per_line + 2 * per_line * per_line;
+}
+
+size_t ttt__board_bytes(int n, int k)
+{
+    size_t nn = (size_t)n * (size_t)n;
+    /* int32 arrays first, then the int16 counters, then the bytes: every
+     * array lands aligned without padding. */
+    return 2 * nn * sizeof(int32_t) +
+           (size_t)line_count(n, k) * sizeof(ttt__line) + nn;
+}
+
+void ttt__board_bind(ttt__board *board, int n, int k, void *mem)
+{
+    int32_t nn = n * n;
+    board->n = n;
+    board->k = k;
+    board->nn = nn;
+    board->order = (int32_t *)mem;
+    board->where = board->order + nn;
+    board->lines = (ttt__line *)(board->where + nn);
+    board->cells = (int8_t *)(board->lines + line_count(n, k));
+}
+
+void ttt__board_clear(ttt__board *board)
+{
+    int n = board->n;
+    int32_t index = 0;
+    for (int row = 0; row < n; row++) {
+        for (int col = 0; col < n; col++) {
+            board->order[index] = TTT__PACK(row, col);
+            board->where[index] = index;
+            index++;
+        }
+    }
+    memset(board->cells, TTT_EMPTY, (size_t)board->nn);
+    memset(board->lines, 0, (size_t)line_count(n, board->k) * sizeof(ttt__line));
+    board->empty_count = board->nn;
+    board->live = uses_line_counters(board) ? line_count(n, n)
+                                            : window_count(n, board->k);
+}
+
+void ttt__board_track_live(ttt__board *board, int on)
+{
+    board->track_live = on && !uses_line_counters(board);
+}
+
+/* Adds mark to a whole line; returns 1 when the line is now full of it.
+ * live drops when the line first holds both marks. */
+static int line_add(ttt__board *board, ttt__line *line, int mark)
+{
+    int was_pure = line->sum == line->fill || -line->sum == line->fill;
+    line->sum = (int16_t)(line->sum + mark);
+    line->fill = (int16_t)(line->fill + 1);
+    int is_pure = line->sum == line->fill || -line->sum == line->fill;
+    board->live -= was_pure && !is_pure;
+    return line->sum * mark == board->n;
+}
+
+static void line_remove(ttt__board *board, ttt__line *line, int mark)
+{
+    int was_pure = line->sum == line->fill || -line->sum == line->fill;
+    line->sum = (int16_t)(line->sum - mark);
+    line->fill = (int16_t)(line->fill - 1);
+    int is_pure = line->sum == line->fill || -line->sum == line->fill;
+    board->live += !was_pure && is_pure;
+}
+
+/* Cells holding mark next to (row, col) in direction d, up to limit. */
+static int run_length(const ttt__board *board, int row, int col, int d,
+                      int sign, int mark, int limit)
+{
+    int n = board->n;
+    int step_row = sign * dir_row[d], step_col = sign * dir_col[d];
+    int count = 0;
+    row += step_row;
+    col += step_col;
+    while (count < limit && (unsigned)row < (unsigned)n &&
+           (unsigned)col < (unsigned)n && board->cells[row * n + col] == mark) {
+        count++;
+        row += step_row;
+        col += step_col;
+    }
+    return count;
+}
+
+/* Steps from (row, col) in direction d (sign +1 or -1) that stay on the
+ * board, capped at limit. */
+static int room(int n, int row, int col, int d, int sign, int limit)
+{
+    int steps = 0;
+    row += sign * dir_row[d];
+    col += sign * dir_col[d];
+    while (steps < limit && (unsigned)row < (unsigned)n &&
+           (unsigned)col < (unsigned)n) {
+        steps++;
+        row += sign * dir_row[d];
+        col += sign * dir_col[d];
+    }
+    return steps;
+}
+
+/* The K-windows through the empty cell (row, col) that hold the opposite of
+ * mark and no mark: exactly the windows that putting mark there turns from
+ * one-sided to dead. O(K) per direction with a sliding window. */
+static int32_t windows_killed_by(const ttt__board *board, int row, int col,
+                                 int mark)
+{
+    int n = board->n, k = board->k;
+    int32_t killed = 0;
+    for (int d = 0; d < 4; d++) {
+        int back = room(n, row, col, d, -1, k - 1);
+        int ahead = room(n, row, col, d, +1, k - 1);
+        if (back + ahead + 1 < k)
+            continue;
+        int step = dir_row[d] * n + dir_col[d];
+        const int8_t *centre = board->cells + row * n + col;
+        int own = 0, other = 0;
+        /* First window: offsets -back .. -back + k - 1. */
+        for (int i = -back; i < -back + k; i++) {
+            own += centre[i * step] == mark;
+            other += centre[i * step] == -mark;
+        }
+        int last_start = ahead - (k - 1);
+        for (int start = -back;; start++) {
+            killed += other > 0 && own == 0;
+            if (start == last_start)
+                break;
+            int8_t out = centre[start * step];
+            int8_t in = centre[(start + k) * step];
+            own += (in == mark) - (out == mark);
+            other += (in == -mark) - (out == -mark);
+        }
+    }
+    return killed;
+}
+
+int ttt__board_place(ttt__board *board, int row, int col, int mark)
+{
+    int n = board->n;
+    int cell = row * n + col;
+
+    /* Swap the cell to the top of the empty region, then shrink the region:
+     * it becomes the most recent placed cell. */
+    int32_t top = board->empty_count - 1;
+    int32_t slot = board->where[cell];
+    int32_t moved = board->order[top];
+    board->order[slot] = moved;
+    board->where[TTT__ROW(moved) * n + TTT__COL(moved)] = slot;
+    board->order[top] = TTT__PACK(row, col);
+    board->where[cell] = top;
+    board->empty_count = top;
+
+    if (uses_line_counters(board)) {
+        int done = line_add(board, &board->lines[row], mark);
+        done |= line_add(board, &board->lines[n + col], mark);
+        /* The centre of an odd board lies on both diagonals. */
+        if (row == col)
+            done |= line_add(board, &board->lines[2 * n], mark);
+        if (row + col == n - 1)
+            done |= line_add(board, &board->lines[2 * n + 1], mark);
+        board->cells[cell] = (int8_t)mark;
+        return done;
+    }
+
+    if (board->track_live)
+        board->live -= windows_killed_by(board, row, col, mark);
+    board->cells[cell] = (int8_t)mark;
+    int k = board->k;
+    for (int d = 0; d < 4; d++) {
+        int run = 1 + run_length(board, row, col, d, +1, mark, k - 1);
+        if (run < k)
+            run += run_length(board, row, col, d, -1, mark, k - run);
+        if (run >= k)
+            return 1;
+    }
+    return 0;
+}
+
+int32_t ttt__board_lift(ttt__board *board)
+{
+    int n = board->n;
+    int32_t packed = board->order[board->empty_count];
+    int row = TTT__ROW(packed), col = TTT__COL(packed);
+    int cell = row * n + col;
+    int mark = board->cells[cell];
+
+    board->cells[cell] = TTT_EMPTY;
+    board->empty_count++;
+    if (uses_line_counters(board)) {
+        line_remove(board, &board->lines[row], mark);
+        line_remove(board, &board->lines[n + col], mark);
+        if (row == col)
+            line_remove(board, &board->lines[2 * n], mark);
+        if (row + col == n - 1)
+            line_remove(board, &board->lines[2 * n + 1], mark);
+    } else if (board->track_live) {
+        board->live += windows_killed_by(board, row, col, mark);
+    }
+    return packed;
+}
+
+int ttt__board_line_through(const ttt__board *board, int row, int col,
+                            int mark, int ends[4])
+{
+    int n = board->n;
+    if (board->cells[row * n + col] != mark)
+        return 0;
+    for (int d = 0; d < 4; d++) {
+        int back = run_length(board, row, col, d, -1, mark, n);
+        int ahead = run_length(board, row, col, d, +1, mark, n);
+        if (back + ahead + 1 >= board->k) {
+            ends[0] = row - back * dir_row[d];
+            ends[1] = col - back * dir_col[d];
+            ends[2] = row + ahead * dir_row[d];
+            ends[3] = col + ahead * dir_col[d];
+            return 1;
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,415 @@
+/* game.c - the rules of the game: turns, states, history, undo/redo, rule options and events. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int ttt_version(void)
+{
+    return TTT_VERSION_NUMBER;
+}
+
+const char *ttt_version_string(void)
+{
+    return "1.0.0";
+}
+
+const char *ttt_strerror(int status)
+{
+    switch (status) {
+    case TTT_OK: return "success";
+    case TTT_E_INVALID: return "invalid argument (NULL game or pointer, or a bad value)";
+    case TTT_E_NOMEM: return "out of memory";
+    case TTT_E_SIZE: return "board size or win length out of range";
+    case TTT_E_MARK: return "mark must be X or O";
+    case TTT_E_OFF_BOARD: return "cell is off the board";
+    case TTT_E_OCCUPIED: return "cell is already occupied";
+    case TTT_E_WRONG_TURN: return "it is the other player's turn";
+    case TTT_E_GAME_OVER: return "the game is over";
+    case TTT_E_NO_UNDO: return "no move to undo";
+    case TTT_E_NO_REDO: return "no move to redo";
+    case TTT_E_RULE: return "unknown rule or rule value";
+    case TTT_E_RULES_LOCKED: return "rules can only change before the first move";
+    case TTT_E_PARSE: return "malformed text";
+    case TTT_E_BUFFER: return "buffer too small";
+    case TTT_E_NO_LINE: return "the game has no completed line";
+    case TTT_E_RANGE: return "index out of range";
+    default: return "unknown error";
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+
+/* The game header, rounded so the arrays behind it stay aligned. */
+static size_t header_bytes(void)
+{
+    return (sizeof(struct ttt_game) + 7) & ~(size_t)7;
+}
+
+static int valid_geometry(int size, int win_length)
+{
+    if (size < TTT_MIN_SIZE || size > TTT_MAX_SIZE)
+        return 0;
+    return win_length == 0 || (win_length >= 3 && win_length <= size);
+}
+
+size_t ttt_game_footprint(int size, int win_length)
+{
+    if (!valid_geometry(size, win_length))
+        return 0;
+    int k = win_length == 0 ? size : win_length;
+    return header_bytes() + ttt__board_bytes(size, k);
+}
+
+static void *default_alloc(void *user, size_t size)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void default_dealloc(void *user, void *ptr)
+{
+    (void)user;
+    free(ptr);
+}
+
+static const ttt_allocator malloc_allocator = {default_alloc, default_dealloc, NULL};
+
+/* Lays a fresh game out in mem, which holds ttt_game_footprint bytes. */
+static ttt_game *build_game(void *mem, int size, int k)
+{
+    ttt_game *game = (ttt_game *)mem;
+    memset(game, 0, sizeof *game);
+    ttt__board_bind(&game->board, size, k, (char *)mem + header_bytes());
+    ttt__board_clear(&game->board);
+    game->state = TTT_IN_PROGRESS;
+    game->alloc = malloc_allocator;
+    return game;
+}
+
+int ttt_game_new_with(int size, int win_length, const ttt_allocator *alloc,
+                      ttt_game **out)
+{
+    if (!out)
+        return TTT_E_INVALID;
+    if (!valid_geometry(size, win_length))
+        return TTT_E_SIZE;
+    if (alloc && (!alloc->alloc || !alloc->dealloc))
+        return TTT_E_INVALID;
+    if (!alloc)
+        alloc = &malloc_allocator;
+    int k = win_length == 0 ? size : win_length;
+    void *mem = alloc->alloc(alloc->user, ttt_game_footprint(size, k));
+    if (!mem)
+        return TTT_E_NOMEM;
+    ttt_game *game = build_game(mem, size, k);
+    game->alloc = *alloc;
+    game->owns_memory = 1;
+    *out = game;
+    return TTT_OK;
+}
+
+int ttt_game_new(int size, int win_length, ttt_game **out)
+{
+    return ttt_game_new_with(size, win_length, NULL, out);
+}
+
+int ttt_game_init(void *mem, size_t mem_size, int size, int win_length,
+                  ttt_game **out)
+{
+    if (!mem || !out || (uintptr_t)mem % _Alignof(max_align_t) != 0)
+        return TTT_E_INVALID;
+    if (!valid_geometry(size, win_length))
+        return TTT_E_SIZE;
+    int k = win_length == 0 ? size : win_length;
+    if (mem_size < ttt_game_footprint(size, k))
+        return TTT_E_BUFFER;
+    *out = build_game(mem, size, k);
+    return TTT_OK;
+}
+
+void ttt_game_free(ttt_game *game)
+{
+    if (game && game->owns_memory)
+        game->alloc.dealloc(game->alloc.user, game);
+}
+
+int ttt_game_clone(const ttt_game *game, ttt_game **out)
+{
+    if (!game || !out)
+        return TTT_E_INVALID;
+    const ttt__board *board = &game->board;
+    size_t bytes = ttt_game_footprint(board->n, board->k);
+    void *mem = game->alloc.alloc(game->alloc.user, bytes);
+    if (!mem)
+        return TTT_E_NOMEM;
+    memcpy(mem, game, bytes);
+    ttt_game *copy = (ttt_game *)mem;
+    ttt__board_bind(&copy->board, board->n, board->k,
+                    (char *)mem + header_bytes());
+    copy->owns_memory = 1;
+    copy->listener = NULL;
+    copy->listener_user = NULL;
+    *out = copy;
+    return TTT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Events                                                                    */
+
+static void notify(const ttt_game *game, int kind, int mark, int row, int col)
+{
+    if (!game->listener)
+        return;
+    ttt_event event;
+    event.kind = kind;
+    event.mark = mark;
+    event.row = row;
+    event.col = col;
+    event.ply = game->board.nn - game->board.empty_count;
+    event.state = game->state;
+    game->listener(game->listener_user, &event);
+}
+
+int ttt_set_listener(ttt_game *game, ttt_listener listener, void *user)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    game->listener = listener;
+    game->listener_user = listener ? user : NULL;
+    return TTT_OK;
+}
+
+int ttt_game_reset(ttt_game *game)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    ttt__board_clear(&game->board);
+    game->state = TTT_IN_PROGRESS;
+    game->redo_count = 0;
+    notify(game, TTT_EVENT_RESET, TTT_EMPTY, -1, -1);
+    return TTT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Rules                                                                     */
+
+int ttt_game_set_rule(ttt_game *game, int rule, int value)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    if ((rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW) ||
+        (value != 0 && value != 1))
+        return TTT_E_RULE;
+    /* Undone moves would be replayed under the new rule: lock those too. */
+    if (game->board.empty_count != game->board.nn || game->redo_count != 0)
+        return TTT_E_RULES_LOCKED;
+    if (rule == TTT_RULE_MISERE) {
+        game->misere = (int8_t)value;
+    } else {
+        game->early_draw = (int8_t)value;
+        ttt__board_track_live(&game->board, value);
+    }
+    return TTT_OK;
+}
+
+int ttt_game_get_rule(const ttt_game *game, int rule, int *value)
+{
+    if (!game || !value)
+        return TTT_E_INVALID;
+    if (rule == TTT_RULE_MISERE)
+        *value = game->misere;
+    else if (rule == TTT_RULE_EARLY_DRAW)
+        *value = game->early_draw;
+    else
+        return TTT_E_RULE;
+    return TTT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Playing                                                                   */
+
+static int ply_of(const ttt_game *game)
+{
+    return game->board.nn - game->board.empty_count;
+}
+
+/* X moves on even plies, O on odd ones. */
+static int mover_at(int ply)
+{
+    return (ply & 1) ? TTT_O : TTT_X;
+}
+
+/* Places mark, already checked legal, and settles the state: a completed
+ * line is judged before a full board. */
+static void apply_move(ttt_game *game, int mark, int row, int col)
+{
+    ttt__board *board = &game->board;
+    if (ttt__board_place(board, row, col, mark)) {
+        /* In misère the player who completes a line loses. */
+        int winner = game->misere ? -mark : mark;
+        game->state = winner == TTT_X ? TTT_X_WON : TTT_O_WON;
+    } else if (board->empty_count == 0 ||
+               (game->early_draw && board->live == 0)) {
+        game->state = TTT_DRAW;
+    }
+}
+
+int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    if (mark != TTT_X && mark != TTT_O)
+        return TTT_E_MARK;
+    if (game->state != TTT_IN_PROGRESS)
+        return TTT_E_GAME_OVER;
+    if (mark != mover_at(ply_of(game)))
+        return TTT_E_WRONG_TURN;
+    int n = game->board.n;
+    if ((unsigned)row >= (unsigned)n || (unsigned)col >= (unsigned)n)
+        return TTT_E_OFF_BOARD;
+    if (game->board.cells[row * n + col] != TTT_EMPTY)
+        return TTT_E_OCCUPIED;
+
+    game->redo_count = 0;
+    apply_move(game, mark, row, col);
+    if (state)
+        *state = game->state;
+    notify(game, TTT_EVENT_PLAY, mark, row, col);
+    return TTT_OK;
+}
+
+int ttt_undo(ttt_game *game)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    if (ply_of(game) == 0)
+        return TTT_E_NO_UNDO;
+    int mark = mover_at(ply_of(game) - 1);
+    int32_t packed = ttt__board_lift(&game->board);
+    /* Moves are only accepted while the game is open, so the position
+     * before any move was in progress. */
+    game->state = TTT_IN_PROGRESS;
+    game->redo_count++;
+    notify(game, TTT_EVENT_UNDO, mark, TTT__ROW(packed), TTT__COL(packed));
+    return TTT_OK;
+}
+
+int ttt_redo(ttt_game *game)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    if (game->redo_count == 0)
+        return TTT_E_NO_REDO;
+    /* The most recently lifted cell sits just below the empty boundary. */
+    int32_t packed = game->board.order[game->board.empty_count - 1];
+    int row = TTT__ROW(packed), col = TTT__COL(packed);
+    int mark = mover_at(ply_of(game));
+    game->redo_count--;
+    apply_move(game, mark, row, col);
+    notify(game, TTT_EVENT_REDO, mark, row, col);
+    return TTT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading                                                                   */
+
+int ttt_state(const ttt_game *game)
+{
+    return game ? game->state : TTT_E_INVALID;
+}
+
+int ttt_size(const ttt_game *game)
+{
+    return game ? game->board.n : TTT_E_INVALID;
+}
+
+int ttt_win_length(const ttt_game *game)
+{
+    return game ? game->board.k : TTT_E_INVALID;
+}
+
+int ttt_ply(const ttt_game *game)
+{
+    return game ? ply_of(game) : TTT_E_INVALID;
+}
+
+int ttt_redo_count(const ttt_game *game)
+{
+    return game ? game->redo_count : TTT_E_INVALID;
+}
+
+int ttt_to_move(const ttt_game *game)
+{
+    if (!game || game->state != TTT_IN_PROGRESS)
+        return TTT_EMPTY;
+    return mover_at(ply_of(game));
+}
+
+int ttt_cell(const ttt_game *game, int row, int col, int *mark)
+{
+    if (!game || !mark)
+        return TTT_E_INVALID;
+    int n = game->board.n;
+    if ((unsigned)row >= (unsigned)n || (unsigned)col >= (unsigned)n)
+        return TTT_E_OFF_BOARD;
+    *mark = game->board.cells[row * n + col];
+    return TTT_OK;
+}
+
+int ttt_move_at(const ttt_game *game, int ply, int *mark, int *row, int *col)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    if (ply < 0 || ply >= ply_of(game))
+        return TTT_E_RANGE;
+    /* Placed cells run from the most recent at empty_count to the first
+     * at nn - 1. */
+    int32_t packed = game->board.order[game->board.nn - 1 - ply];
+    if (mark)
+        *mark = mover_at(ply);
+    if (row)
+        *row = TTT__ROW(packed);
+    if (col)
+        *col = TTT__COL(packed);
+    return TTT_OK;
+}
+
+int ttt_winning_line(const ttt_game *game, int *row0, int *col0, int *row1,
+                     int *col1)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    if (game->state != TTT_X_WON && game->state != TTT_O_WON)
+        return TTT_E_NO_LINE;
+    /* Only the last move can have completed the line. */
+    int32_t packed = game->board.order[game->board.empty_count];
+    int row = TTT__ROW(packed), col = TTT__COL(packed);
+    int ends[4];
+    if (!ttt__board_line_through(&game->board, row, col,
+                                 mover_at(ply_of(game) - 1), ends))
+        return TTT_E_NO_LINE;
+    if (row0)
+        *row0 = ends[0];
+    if (col0)
+        *col0 = ends[1];
+    if (row1)
+        *row1 = ends[2];
+    if (col1)
+        *col1 = ends[3];
+    return TTT_OK;
+}
+
+int ttt_board(const ttt_game *game, int8_t *cells, size_t capacity,
+              size_t *len)
+{
+    if (!game || !len || (!cells && capacity > 0))
+        return TTT_E_INVALID;
+    size_t needed = (size_t)game->board.nn;
+    *len = needed;
+    if (capacity < needed)
+        return TTT_E_BUFFER;
+    memcpy(cells, game->board.cells, needed);
+    return TTT_OK;
+}
