@@ -91,6 +91,9 @@ TTT_API const char *ttt_version_string(void);
 #define TTT_E_BUFFER (-14)      /* the caller's buffer is too small */
 #define TTT_E_NO_LINE (-15)     /* the game has no completed line */
 #define TTT_E_RANGE (-16)       /* an index (such as a ply) is out of range */
+#define TTT_E_STALE (-17)       /* the request was made for another ply */
+#define TTT_E_BUDGET (-18)      /* a search ran out of its node budget */
+#define TTT_E_OVERFLOW (-19)    /* a count does not fit in 64 bits */
 
 /* Board limits: 3 <= size <= TTT_MAX_SIZE and 3 <= win_length <= size. */
 #define TTT_MIN_SIZE 3

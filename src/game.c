@@ -34,6 +34,9 @@ const char *ttt_strerror(int status)
     case TTT_E_BUFFER: return "buffer too small";
     case TTT_E_NO_LINE: return "the game has no completed line";
     case TTT_E_RANGE: return "index out of range";
+    case TTT_E_STALE: return "stale request: the game is at another ply";
+    case TTT_E_BUDGET: return "search stopped at its node budget";
+    case TTT_E_OVERFLOW: return "count overflows 64 bits";
     default: return "unknown error";
     }
 }
