@@ -109,8 +109,12 @@ TTT_API const char *ttt_strerror(int status);
 
 /* An opaque game: the board, its line counters, the move history and the
  * redo stack. Its layout is private and may change between releases.
- * Thread safety: a game may be used by one thread at a time; different games
- * are independent and may be used on different threads at once. */
+ * Thread safety: every function may be called on the same game from any
+ * number of threads at once; each game has its own lock, so a move is applied
+ * whole or not at all and readers never see half of one. Different games
+ * share nothing and never contend. (A build with the meson option
+ * threads=false drops the lock: then one thread at a time per game.)
+ * ttt_game_free must not race with other calls on the same game. */
 typedef struct ttt_game ttt_game;
 
 /* A caller-supplied allocator. alloc returns memory aligned for any object
@@ -190,6 +194,15 @@ TTT_API int ttt_game_get_rule(const ttt_game *game, int rule, int *value);
  * even if it also fills the board. Clears the redo stack.
  * O(1) for win_length = size, O(win_length) otherwise; never allocates. */
 TTT_API int ttt_play(ttt_game *game, int mark, int row, int col, int *state);
+
+/* ttt_play for servers whose clients may retry: ply is the number of moves
+ * the client believes were played before this one. If the game is at that
+ * ply, this is ttt_play. If exactly this move (mark, row, col) was already
+ * played at that ply, returns TTT_OK and changes nothing (no event): a
+ * retried request. Any other ply or move returns TTT_E_STALE; a negative
+ * ply, TTT_E_RANGE. *state (may be NULL) receives the current state. */
+TTT_API int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
+                        int *state);
 
 /* Takes back the last move exactly (cell, counters, turn and state); works
  * after a win or a draw and reopens the game. The move goes on the redo

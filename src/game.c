@@ -84,6 +84,7 @@ static ttt_game *build_game(void *mem, int size, int k)
 {
     ttt_game *game = (ttt_game *)mem;
     memset(game, 0, sizeof *game);
+    ttt__lock_init(game);
     ttt__board_bind(&game->board, size, k, (char *)mem + header_bytes());
     ttt__board_clear(&game->board);
     game->state = TTT_IN_PROGRESS;
@@ -142,13 +143,17 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
 {
     if (!game || !out)
         return TTT_E_INVALID;
+    /* Size and allocator never change after creation: no lock needed yet. */
     const ttt__board *board = &game->board;
     size_t bytes = ttt_game_footprint(board->n, board->k);
     void *mem = game->alloc.alloc(game->alloc.user, bytes);
     if (!mem)
         return TTT_E_NOMEM;
+    ttt__lock(game);
     memcpy(mem, game, bytes);
+    ttt__unlock(game);
     ttt_game *copy = (ttt_game *)mem;
+    ttt__lock_init(copy); /* the copy took the held lock with it */
     ttt__board_bind(&copy->board, board->n, board->k,
                     (char *)mem + header_bytes());
     copy->owns_memory = 1;
@@ -161,26 +166,48 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
 /* ------------------------------------------------------------------------ */
 /* Events                                                                    */
 
-static void notify(const ttt_game *game, int kind, int mark, int row, int col)
-{
-    if (!game->listener)
-        return;
+/* An event captured under the lock and delivered after it is released, so
+ * a listener may call back into the game. */
+typedef struct pending_event {
+    ttt_listener listener;
+    void *user;
     ttt_event event;
-    event.kind = kind;
-    event.mark = mark;
-    event.row = row;
-    event.col = col;
-    event.ply = game->board.nn - game->board.empty_count;
-    event.state = game->state;
-    game->listener(game->listener_user, &event);
+} pending_event;
+
+static int ply_of(const ttt_game *game)
+{
+    return game->board.nn - game->board.empty_count;
+}
+
+static void capture(const ttt_game *game, pending_event *pending, int kind,
+                    int mark, int row, int col)
+{
+    pending->listener = game->listener;
+    if (!pending->listener)
+        return;
+    pending->user = game->listener_user;
+    pending->event.kind = kind;
+    pending->event.mark = mark;
+    pending->event.row = row;
+    pending->event.col = col;
+    pending->event.ply = ply_of(game);
+    pending->event.state = game->state;
+}
+
+static void deliver(const pending_event *pending)
+{
+    if (pending->listener)
+        pending->listener(pending->user, &pending->event);
 }
 
 int ttt_set_listener(ttt_game *game, ttt_listener listener, void *user)
 {
     if (!game)
         return TTT_E_INVALID;
+    ttt__lock(game);
     game->listener = listener;
     game->listener_user = listener ? user : NULL;
+    ttt__unlock(game);
     return TTT_OK;
 }
 
@@ -188,10 +215,14 @@ int ttt_game_reset(ttt_game *game)
 {
     if (!game)
         return TTT_E_INVALID;
+    pending_event pending;
+    ttt__lock(game);
     ttt__board_clear(&game->board);
     game->state = TTT_IN_PROGRESS;
     game->redo_count = 0;
-    notify(game, TTT_EVENT_RESET, TTT_EMPTY, -1, -1);
+    capture(game, &pending, TTT_EVENT_RESET, TTT_EMPTY, -1, -1);
+    ttt__unlock(game);
+    deliver(&pending);
     return TTT_OK;
 }
 
@@ -205,38 +236,35 @@ int ttt_game_set_rule(ttt_game *game, int rule, int value)
     if ((rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW) ||
         (value != 0 && value != 1))
         return TTT_E_RULE;
+    int status = TTT_OK;
+    ttt__lock(game);
     /* Undone moves would be replayed under the new rule: lock those too. */
-    if (game->board.empty_count != game->board.nn || game->redo_count != 0)
-        return TTT_E_RULES_LOCKED;
-    if (rule == TTT_RULE_MISERE) {
+    if (ply_of(game) != 0 || game->redo_count != 0) {
+        status = TTT_E_RULES_LOCKED;
+    } else if (rule == TTT_RULE_MISERE) {
         game->misere = (int8_t)value;
     } else {
         game->early_draw = (int8_t)value;
         ttt__board_track_live(&game->board, value);
     }
-    return TTT_OK;
+    ttt__unlock(game);
+    return status;
 }
 
 int ttt_game_get_rule(const ttt_game *game, int rule, int *value)
 {
     if (!game || !value)
         return TTT_E_INVALID;
-    if (rule == TTT_RULE_MISERE)
-        *value = game->misere;
-    else if (rule == TTT_RULE_EARLY_DRAW)
-        *value = game->early_draw;
-    else
+    if (rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW)
         return TTT_E_RULE;
+    ttt__lock(game);
+    *value = rule == TTT_RULE_MISERE ? game->misere : game->early_draw;
+    ttt__unlock(game);
     return TTT_OK;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Playing                                                                   */
-
-static int ply_of(const ttt_game *game)
-{
-    return game->board.nn - game->board.empty_count;
-}
 
 /* X moves on even plies, O on odd ones. */
 static int mover_at(int ply)
@@ -259,12 +287,10 @@ static void apply_move(ttt_game *game, int mark, int row, int col)
     }
 }
 
-int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
+/* ttt_play's checks and move, under the lock. */
+static int play_locked(ttt_game *game, int mark, int row, int col,
+                       pending_event *pending)
 {
-    if (!game)
-        return TTT_E_INVALID;
-    if (mark != TTT_X && mark != TTT_O)
-        return TTT_E_MARK;
     if (game->state != TTT_IN_PROGRESS)
         return TTT_E_GAME_OVER;
     if (mark != mover_at(ply_of(game)))
@@ -274,12 +300,64 @@ int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
         return TTT_E_OFF_BOARD;
     if (game->board.cells[row * n + col] != TTT_EMPTY)
         return TTT_E_OCCUPIED;
-
     game->redo_count = 0;
     apply_move(game, mark, row, col);
+    capture(game, pending, TTT_EVENT_PLAY, mark, row, col);
+    return TTT_OK;
+}
+
+int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    if (mark != TTT_X && mark != TTT_O)
+        return TTT_E_MARK;
+    pending_event pending;
+    ttt__lock(game);
+    int status = play_locked(game, mark, row, col, &pending);
+    int new_state = game->state;
+    ttt__unlock(game);
+    if (status != TTT_OK)
+        return status;
     if (state)
-        *state = game->state;
-    notify(game, TTT_EVENT_PLAY, mark, row, col);
+        *state = new_state;
+    deliver(&pending);
+    return TTT_OK;
+}
+
+int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
+                int *state)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    if (mark != TTT_X && mark != TTT_O)
+        return TTT_E_MARK;
+    if (ply < 0)
+        return TTT_E_RANGE;
+    pending_event pending;
+    pending.listener = NULL;
+    int status;
+    ttt__lock(game);
+    int current = ply_of(game);
+    if (ply == current) {
+        status = play_locked(game, mark, row, col, &pending);
+    } else if (ply < current) {
+        /* A retried request whose move was already played succeeds without
+         * touching anything; any other move at that ply lost the race. */
+        int32_t played = game->board.order[game->board.nn - 1 - ply];
+        status = mover_at(ply) == mark && played == TTT__PACK(row, col)
+                     ? TTT_OK
+                     : TTT_E_STALE;
+    } else {
+        status = TTT_E_STALE;
+    }
+    int new_state = game->state;
+    ttt__unlock(game);
+    if (status != TTT_OK)
+        return status;
+    if (state)
+        *state = new_state;
+    deliver(&pending);
     return TTT_OK;
 }
 
@@ -287,15 +365,22 @@ int ttt_undo(ttt_game *game)
 {
     if (!game)
         return TTT_E_INVALID;
-    if (ply_of(game) == 0)
+    pending_event pending;
+    ttt__lock(game);
+    int ply = ply_of(game);
+    if (ply == 0) {
+        ttt__unlock(game);
         return TTT_E_NO_UNDO;
-    int mark = mover_at(ply_of(game) - 1);
+    }
     int32_t packed = ttt__board_lift(&game->board);
     /* Moves are only accepted while the game is open, so the position
      * before any move was in progress. */
     game->state = TTT_IN_PROGRESS;
     game->redo_count++;
-    notify(game, TTT_EVENT_UNDO, mark, TTT__ROW(packed), TTT__COL(packed));
+    capture(game, &pending, TTT_EVENT_UNDO, mover_at(ply - 1),
+            TTT__ROW(packed), TTT__COL(packed));
+    ttt__unlock(game);
+    deliver(&pending);
     return TTT_OK;
 }
 
@@ -303,26 +388,28 @@ int ttt_redo(ttt_game *game)
 {
     if (!game)
         return TTT_E_INVALID;
-    if (game->redo_count == 0)
+    pending_event pending;
+    ttt__lock(game);
+    if (game->redo_count == 0) {
+        ttt__unlock(game);
         return TTT_E_NO_REDO;
+    }
     /* The most recently lifted cell sits just below the empty boundary. */
     int32_t packed = game->board.order[game->board.empty_count - 1];
     int row = TTT__ROW(packed), col = TTT__COL(packed);
     int mark = mover_at(ply_of(game));
     game->redo_count--;
     apply_move(game, mark, row, col);
-    notify(game, TTT_EVENT_REDO, mark, row, col);
+    capture(game, &pending, TTT_EVENT_REDO, mark, row, col);
+    ttt__unlock(game);
+    deliver(&pending);
     return TTT_OK;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Reading                                                                   */
 
-int ttt_state(const ttt_game *game)
-{
-    return game ? game->state : TTT_E_INVALID;
-}
-
+/* Size and win length are fixed at creation, so they need no lock. */
 int ttt_size(const ttt_game *game)
 {
     return game ? game->board.n : TTT_E_INVALID;
@@ -333,21 +420,45 @@ int ttt_win_length(const ttt_game *game)
     return game ? game->board.k : TTT_E_INVALID;
 }
 
+int ttt_state(const ttt_game *game)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    ttt__lock(game);
+    int state = game->state;
+    ttt__unlock(game);
+    return state;
+}
+
 int ttt_ply(const ttt_game *game)
 {
-    return game ? ply_of(game) : TTT_E_INVALID;
+    if (!game)
+        return TTT_E_INVALID;
+    ttt__lock(game);
+    int ply = ply_of(game);
+    ttt__unlock(game);
+    return ply;
 }
 
 int ttt_redo_count(const ttt_game *game)
 {
-    return game ? game->redo_count : TTT_E_INVALID;
+    if (!game)
+        return TTT_E_INVALID;
+    ttt__lock(game);
+    int count = game->redo_count;
+    ttt__unlock(game);
+    return count;
 }
 
 int ttt_to_move(const ttt_game *game)
 {
-    if (!game || game->state != TTT_IN_PROGRESS)
+    if (!game)
         return TTT_EMPTY;
-    return mover_at(ply_of(game));
+    ttt__lock(game);
+    int mark = game->state == TTT_IN_PROGRESS ? mover_at(ply_of(game))
+                                              : TTT_EMPTY;
+    ttt__unlock(game);
+    return mark;
 }
 
 int ttt_cell(const ttt_game *game, int row, int col, int *mark)
@@ -357,7 +468,9 @@ int ttt_cell(const ttt_game *game, int row, int col, int *mark)
     int n = game->board.n;
     if ((unsigned)row >= (unsigned)n || (unsigned)col >= (unsigned)n)
         return TTT_E_OFF_BOARD;
+    ttt__lock(game);
     *mark = game->board.cells[row * n + col];
+    ttt__unlock(game);
     return TTT_OK;
 }
 
@@ -365,11 +478,15 @@ int ttt_move_at(const ttt_game *game, int ply, int *mark, int *row, int *col)
 {
     if (!game)
         return TTT_E_INVALID;
-    if (ply < 0 || ply >= ply_of(game))
+    ttt__lock(game);
+    if (ply < 0 || ply >= ply_of(game)) {
+        ttt__unlock(game);
         return TTT_E_RANGE;
+    }
     /* Placed cells run from the most recent at empty_count to the first
      * at nn - 1. */
     int32_t packed = game->board.order[game->board.nn - 1 - ply];
+    ttt__unlock(game);
     if (mark)
         *mark = mover_at(ply);
     if (row)
@@ -384,14 +501,18 @@ int ttt_winning_line(const ttt_game *game, int *row0, int *col0, int *row1,
 {
     if (!game)
         return TTT_E_INVALID;
-    if (game->state != TTT_X_WON && game->state != TTT_O_WON)
-        return TTT_E_NO_LINE;
-    /* Only the last move can have completed the line. */
-    int32_t packed = game->board.order[game->board.empty_count];
-    int row = TTT__ROW(packed), col = TTT__COL(packed);
     int ends[4];
-    if (!ttt__board_line_through(&game->board, row, col,
-                                 mover_at(ply_of(game) - 1), ends))
+    int found = 0;
+    ttt__lock(game);
+    if (game->state == TTT_X_WON || game->state == TTT_O_WON) {
+        /* Only the last move can have completed the line. */
+        int32_t packed = game->board.order[game->board.empty_count];
+        found = ttt__board_line_through(&game->board, TTT__ROW(packed),
+                                        TTT__COL(packed),
+                                        mover_at(ply_of(game) - 1), ends);
+    }
+    ttt__unlock(game);
+    if (!found)
         return TTT_E_NO_LINE;
     if (row0)
         *row0 = ends[0];
@@ -413,6 +534,8 @@ int ttt_board(const ttt_game *game, int8_t *cells, size_t capacity,
     *len = needed;
     if (capacity < needed)
         return TTT_E_BUFFER;
+    ttt__lock(game);
     memcpy(cells, game->board.cells, needed);
+    ttt__unlock(game);
     return TTT_OK;
 }
