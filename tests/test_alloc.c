@@ -1,0 +1,313 @@
+/* test_alloc.c - fails every allocation in turn: each failure reports TTT_E_NOMEM, leaks nothing and changes no existing game. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ttt.h"
+
+/* An allocator that refuses its fail_at-th call (counting from 1; 0 never
+ * fails) and keeps every block it handed out, so the test can tell a leak
+ * from a double or foreign free. */
+#define MAX_BLOCKS 64
+
+typedef struct test_heap {
+    long calls;
+    long fail_at;
+    long failures;
+    int live;
+    int bad_frees;
+    void *blocks[MAX_BLOCKS];
+} test_heap;
+
+static void *heap_alloc(void *user, size_t size)
+{
+    test_heap *heap = user;
+    heap->calls++;
+    if (heap->calls == heap->fail_at) {
+        heap->failures++;
+        return NULL;
+    }
+    for (int i = 0; i < MAX_BLOCKS; i++) {
+        if (heap->blocks[i] == NULL) {
+            void *p = malloc(size == 0 ? 1 : size);
+            heap->blocks[i] = p;
+            heap->live += p != NULL;
+            return p;
+        }
+    }
+    return NULL; /* table full: the test would report the NOMEM */
+}
+
+static void heap_dealloc(void *user, void *ptr)
+{
+    test_heap *heap = user;
+    if (ptr == NULL)
+        return;
+    for (int i = 0; i < MAX_BLOCKS; i++) {
+        if (heap->blocks[i] == ptr) {
+            heap->blocks[i] = NULL;
+            heap->live--;
+            free(ptr);
+            return;
+        }
+    }
+    heap->bad_frees++;
+}
+
+static ttt_allocator allocator_for(test_heap *heap)
+{
+    ttt_allocator a = {heap_alloc, heap_dealloc, heap};
+    return a;
+}
+
+/* Arms the heap to fail its n-th call from now. */
+static void fail_nth(test_heap *heap, long n)
+{
+    heap->calls = 0;
+    heap->fail_at = n;
+    heap->failures = 0;
+}
+
+/* Everything observable about a game, to prove a failed call left it alone:
+ * its saved record, its board bytes and the counters the record omits. */
+typedef struct snapshot {
+    char record[4096];
+    size_t record_len;
+    int8_t cells[256];
+    size_t cells_len;
+    int state, ply, redo_count, to_move;
+} snapshot;
+
+static void take_snapshot(const ttt_game *game, snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    assert_int_equal(ttt_game_save(game, s->record, sizeof s->record, &s->record_len),
+                     TTT_OK);
+    assert_int_equal(ttt_board(game, s->cells, sizeof s->cells, &s->cells_len), TTT_OK);
+    s->state = ttt_state(game);
+    s->ply = ttt_ply(game);
+    s->redo_count = ttt_redo_count(game);
+    s->to_move = ttt_to_move(game);
+}
+
+static void assert_unchanged(const ttt_game *game, const snapshot *before)
+{
+    snapshot now;
+    take_snapshot(game, &now);
+    assert_int_equal(now.record_len, before->record_len);
+    assert_memory_equal(now.record, before->record, now.record_len);
+    assert_int_equal(now.cells_len, before->cells_len);
+    assert_memory_equal(now.cells, before->cells, now.cells_len);
+    assert_int_equal(now.state, before->state);
+    assert_int_equal(now.ply, before->ply);
+    assert_int_equal(now.redo_count, before->redo_count);
+    assert_int_equal(now.to_move, before->to_move);
+}
+
+/* The sentinel an out-parameter holds until a call succeeds. */
+static ttt_game *const untouched = (ttt_game *)(uintptr_t)0x5a5a;
+
+/* ------------------------------------------------------------------------ */
+
+static void test_new_with_fails_cleanly(void **unused)
+{
+    (void)unused;
+    static const int shapes[][2] = {{3, 0}, {4, 3}, {9, 5}, {15, 15}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        test_heap heap = {0};
+        ttt_allocator a = allocator_for(&heap);
+        long n;
+        for (n = 1;; n++) {
+            ttt_game *game = untouched;
+            fail_nth(&heap, n);
+            int status = ttt_game_new_with(shapes[s][0], shapes[s][1], &a, &game);
+            if (heap.failures == 0) {
+                /* Ran out of allocations to fail: it must have worked. */
+                assert_int_equal(status, TTT_OK);
+                assert_int_equal(heap.live, 1);
+                assert_int_equal(ttt_size(game), shapes[s][0]);
+                ttt_game_free(game);
+                break;
+            }
+            assert_int_equal(status, TTT_E_NOMEM);
+            assert_ptr_equal(game, untouched);
+            assert_int_equal(heap.live, 0);
+        }
+        assert_int_equal(heap.live, 0);
+        assert_int_equal(heap.bad_frees, 0);
+        /* A game is one block (DESIGN.md): one failure point. */
+        assert_int_equal(n, 2);
+    }
+}
+
+/* Plays a few moves, leaves one on the redo stack and installs a listener,
+ * so a clone has history, redo and listener state to get wrong. */
+static void noop_listener(void *user, const ttt_event *event)
+{
+    (void)event;
+    (*(int *)user)++;
+}
+
+static ttt_game *busy_game(const ttt_allocator *a, int *events)
+{
+    ttt_game *game = NULL;
+    assert_int_equal(ttt_game_new_with(5, 4, a, &game), TTT_OK);
+    assert_int_equal(ttt_game_set_rule(game, TTT_RULE_EARLY_DRAW, 1), TTT_OK);
+    assert_int_equal(ttt_play(game, TTT_X, 2, 2, NULL), TTT_OK);
+    assert_int_equal(ttt_play(game, TTT_O, 0, 0, NULL), TTT_OK);
+    assert_int_equal(ttt_play(game, TTT_X, 1, 3, NULL), TTT_OK);
+    assert_int_equal(ttt_play(game, TTT_O, 4, 4, NULL), TTT_OK);
+    assert_int_equal(ttt_undo(game), TTT_OK);
+    assert_int_equal(ttt_set_listener(game, noop_listener, events), TTT_OK);
+    return game;
+}
+
+static void test_clone_fails_cleanly(void **unused)
+{
+    (void)unused;
+    test_heap heap = {0};
+    ttt_allocator a = allocator_for(&heap);
+    int events = 0;
+    ttt_game *game = busy_game(&a, &events);
+    snapshot before;
+    take_snapshot(game, &before);
+    int live_before = heap.live;
+
+    long n;
+    for (n = 1;; n++) {
+        ttt_game *copy = untouched;
+        fail_nth(&heap, n);
+        int status = ttt_game_clone(game, &copy);
+        if (heap.failures == 0) {
+            assert_int_equal(status, TTT_OK);
+            assert_int_equal(heap.live, live_before + 1);
+            assert_unchanged(copy, &before);
+            ttt_game_free(copy);
+            break;
+        }
+        assert_int_equal(status, TTT_E_NOMEM);
+        assert_ptr_equal(copy, untouched);
+        assert_int_equal(heap.live, live_before);
+        assert_unchanged(game, &before);
+    }
+    assert_int_equal(n, 2);
+    assert_int_equal(events, 0); /* a failed clone announces nothing */
+    /* The original still plays normally after all those failures. */
+    assert_int_equal(ttt_redo(game), TTT_OK);
+    assert_int_equal(events, 1);
+    ttt_game_free(game);
+    assert_int_equal(heap.live, 0);
+    assert_int_equal(heap.bad_frees, 0);
+}
+
+/* Loads record with every allocation failing in turn; expect is the status
+ * the load gives once memory suffices. */
+static void load_with_failures(const char *record, int expect)
+{
+    test_heap heap = {0};
+    ttt_allocator a = allocator_for(&heap);
+    long n;
+    for (n = 1;; n++) {
+        ttt_game *game = untouched;
+        size_t offset = 777;
+        fail_nth(&heap, n);
+        int status = ttt_game_load(record, strlen(record), &a, &game, &offset);
+        if (heap.failures == 0) {
+            assert_int_equal(status, expect);
+            if (status == TTT_OK) {
+                char again[4096];
+                size_t len;
+                assert_int_equal(heap.live, 1);
+                assert_int_equal(ttt_game_save(game, again, sizeof again, &len),
+                                 TTT_OK);
+                assert_int_equal(len, strlen(record));
+                assert_memory_equal(again, record, len);
+                ttt_game_free(game);
+            } else {
+                assert_ptr_equal(game, untouched);
+            }
+            break;
+        }
+        assert_int_equal(status, TTT_E_NOMEM);
+        assert_ptr_equal(game, untouched);
+        assert_int_equal(heap.live, 0);
+    }
+    assert_int_equal(heap.live, 0);
+    assert_int_equal(heap.bad_frees, 0);
+}
+
+static void test_load_fails_cleanly(void **unused)
+{
+    (void)unused;
+    load_with_failures("ttt/1 n=3 k=3 rules=classic moves=-\n", TTT_OK);
+    load_with_failures("ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3,a2,b1,a3\n",
+                       TTT_OK);
+    load_with_failures("ttt/1 n=5 k=4 rules=misere+early-draw moves=c3,a1,d2\n",
+                       TTT_OK);
+    load_with_failures("ttt/1 n=30 k=5 rules=early-draw moves=ad30,a1\n", TTT_OK);
+    /* Failures found only after the game was allocated must free it. */
+    load_with_failures("ttt/1 n=3 k=3 rules=classic moves=b2,b2\n", TTT_E_OCCUPIED);
+    load_with_failures("ttt/1 n=3 k=3 rules=classic moves=b2,d1\n", TTT_E_OFF_BOARD);
+    load_with_failures("ttt/1 n=3 k=3 rules=classic moves=a1,b1,a2,b2,a3,b3\n",
+                       TTT_E_GAME_OVER);
+    load_with_failures("ttt/1 n=3 k=3 rules=classic moves=b2,a1\nx", TTT_E_PARSE);
+    load_with_failures("ttt/1 n=3 k=3 rules=classic moves=b2,\n", TTT_E_PARSE);
+    /* Failures found before any allocation. */
+    load_with_failures("ttt/1 n=2 k=3 rules=classic moves=-\n", TTT_E_SIZE);
+    load_with_failures("ttt/2", TTT_E_PARSE);
+}
+
+static void test_bad_allocators(void **unused)
+{
+    (void)unused;
+    test_heap heap = {0};
+    ttt_allocator missing_alloc = {NULL, heap_dealloc, &heap};
+    ttt_allocator missing_free = {heap_alloc, NULL, &heap};
+    ttt_game *game = untouched;
+    assert_int_equal(ttt_game_new_with(3, 0, &missing_alloc, &game), TTT_E_INVALID);
+    assert_int_equal(ttt_game_new_with(3, 0, &missing_free, &game), TTT_E_INVALID);
+    assert_ptr_equal(game, untouched);
+    assert_int_equal(heap.calls, 0);
+    assert_int_equal(ttt_game_load("ttt/1 n=3 k=3 rules=classic moves=-\n", 36,
+                                   &missing_free, &game, NULL),
+                     TTT_E_INVALID);
+    assert_ptr_equal(game, untouched);
+    assert_int_equal(heap.calls, 0);
+}
+
+/* A game built in caller memory clones onto the heap (malloc), and its own
+ * memory is never passed to any allocator. */
+static void test_init_game_never_allocates(void **unused)
+{
+    (void)unused;
+    size_t bytes = ttt_game_footprint(4, 0);
+    assert_true(bytes > 0);
+    void *mem = malloc(bytes);
+    assert_non_null(mem);
+    ttt_game *game = NULL;
+    assert_int_equal(ttt_game_init(mem, bytes, 4, 0, &game), TTT_OK);
+    assert_int_equal(ttt_play(game, TTT_X, 0, 0, NULL), TTT_OK);
+    ttt_game *copy = NULL;
+    assert_int_equal(ttt_game_clone(game, &copy), TTT_OK);
+    assert_int_equal(ttt_ply(copy), 1);
+    ttt_game_free(copy);
+    ttt_game_free(game); /* frees nothing: the memory is ours */
+    free(mem);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_new_with_fails_cleanly),
+        cmocka_unit_test(test_clone_fails_cleanly),
+        cmocka_unit_test(test_load_fails_cleanly),
+        cmocka_unit_test(test_bad_allocators),
+        cmocka_unit_test(test_init_game_never_allocates),
+    };
+    return cmocka_run_group_tests_name("alloc", tests, NULL, NULL);
+}
