@@ -1,8 +1,9 @@
 /* notation.c - cell names and the saved-game record: format and strict parser. */
 
 /*
- * Built on the public API only, so the record format cannot depend on how a
- * game is laid out in memory.
+ * Loading goes through the public API only, so a record is judged by exactly
+ * the rules ttt_play enforces. Saving reads the history under the game's lock
+ * so that another thread's move cannot tear the record.
  *
  * Record grammar (ABNF; literals are case-sensitive):
  *
@@ -26,9 +27,9 @@
  * of its cell name.
  */
 
-#include "ttt.h"
-
 #include <string.h>
+
+#include "internal.h"
 
 /* The longest name: three letters (up to "amj") and four digits. */
 #define CELL_NAME_MAX 7
@@ -183,38 +184,30 @@ static const char *rules_name(int misere, int early_draw)
     return "classic";
 }
 
-static int write_record(const ttt_game *game, sink *s)
+/* Writes the record of game, whose lock the caller holds. */
+static void write_record(const ttt_game *game, sink *s)
 {
-    int misere, early_draw, status;
-    int plies = ttt_ply(game);
-
-    status = ttt_game_get_rule(game, TTT_RULE_MISERE, &misere);
-    if (status == TTT_OK)
-        status = ttt_game_get_rule(game, TTT_RULE_EARLY_DRAW, &early_draw);
-    if (status != TTT_OK)
-        return status;
+    const ttt__board *board = &game->board;
+    int plies = board->nn - board->empty_count;
 
     put_str(s, "ttt/1 n=");
-    put_number(s, ttt_size(game));
+    put_number(s, board->n);
     put_str(s, " k=");
-    put_number(s, ttt_win_length(game));
+    put_number(s, board->k);
     put_str(s, " rules=");
-    put_str(s, rules_name(misere, early_draw));
+    put_str(s, rules_name(game->misere, game->early_draw));
     put_str(s, " moves=");
     if (plies == 0)
         put_str(s, "-");
     for (int ply = 0; ply < plies; ply++) {
         char name[CELL_NAME_MAX];
-        int row, col;
-        status = ttt_move_at(game, ply, NULL, &row, &col);
-        if (status != TTT_OK)
-            return status;
+        /* The history runs from the first move at nn - 1 downwards. */
+        int32_t packed = board->order[board->nn - 1 - ply];
         if (ply > 0)
             put_str(s, ",");
-        put(s, name, format_cell(row, col, name));
+        put(s, name, format_cell(TTT__ROW(packed), TTT__COL(packed), name));
     }
     put_str(s, "\n");
-    return TTT_OK;
 }
 
 int ttt_game_save(const ttt_game *game, char *buf, size_t capacity,
@@ -223,33 +216,22 @@ int ttt_game_save(const ttt_game *game, char *buf, size_t capacity,
     if (game == NULL || len == NULL || (buf == NULL && capacity > 0))
         return TTT_E_INVALID;
     /* Measure first so a buffer that is too small is left untouched, as the
-     * header promises for every failed call. Another thread may change the
-     * game between the two passes; then they disagree and both run again.
-     * The write pass is capped at the measured length, so a race can never
-     * run past buf. TTT_E_RANGE can only mean moves were undone meanwhile.
-     * (The public API has no snapshot, so a game changed during a pass can
-     * still give a record that mixes two positions.) */
-    for (;;) {
-        sink measure = {NULL, 0, 0};
-        int status = write_record(game, &measure);
-        if (status == TTT_E_RANGE)
-            continue;
-        if (status != TTT_OK)
-            return status;
-        if (capacity < measure.len + 1) {
-            *len = measure.len;
-            return TTT_E_BUFFER;
-        }
+     * header promises for every failed call; both passes run under the
+     * game's lock so the record is one consistent position. */
+    int status = TTT_OK;
+    ttt__lock(game);
+    sink measure = {NULL, 0, 0};
+    write_record(game, &measure);
+    *len = measure.len;
+    if (capacity < measure.len + 1) {
+        status = TTT_E_BUFFER;
+    } else {
         sink out = {buf, measure.len, 0};
-        status = write_record(game, &out);
-        if (status == TTT_OK && out.len == measure.len) {
-            buf[out.len] = '\0';
-            *len = out.len;
-            return TTT_OK;
-        }
-        if (status != TTT_OK && status != TTT_E_RANGE)
-            return status;
+        write_record(game, &out);
+        buf[out.len] = '\0';
     }
+    ttt__unlock(game);
+    return status;
 }
 
 /* ------------------------------------------------------------------------ */
