@@ -189,7 +189,7 @@ TTT_API int ttt_game_get_rule(const ttt_game *game, int rule, int *value);
 
 /* Places mark at (row, col) and, if state is not NULL, stores the new game
  * state there. Checks in this order, returning the first failure:
- * TTT_E_INVALID (NULL game), TTT_E_MARK, TTT_E_GAME_OVER, TTT_E_WRONG_TURN,
+ * TTT_E_INVALID (NULL game), TTT_E_GAME_OVER, TTT_E_MARK, TTT_E_WRONG_TURN,
  * TTT_E_OFF_BOARD, TTT_E_OCCUPIED. A move that completes a line ends the game
  * even if it also fills the board. Clears the redo stack.
  * O(1) for win_length = size, O(win_length) otherwise; never allocates. */
@@ -292,14 +292,16 @@ TTT_API int ttt_set_listener(ttt_game *game, ttt_listener listener,
 /* Writes the name of (row, col) into buf as a NUL-terminated string; *len
  * receives its length without the NUL. TTT_E_BUFFER (with *len set) if
  * capacity < *len + 1. TTT_E_OFF_BOARD if row or col is outside
- * 0..TTT_MAX_SIZE-1. */
+ * 0..TTT_MAX_SIZE-1; TTT_E_INVALID for a NULL len, or a NULL buf with a
+ * non-zero capacity. */
 TTT_API int ttt_cell_name(int row, int col, char *buf, size_t capacity,
                           size_t *len);
 
 /* Parses a cell name at the start of text (reading at most len bytes) into
  * *row and *col; *used receives the bytes consumed (may be NULL). Accepts
  * lower or upper case letters. TTT_E_PARSE if no name starts there, or the
- * numbers exceed TTT_MAX_SIZE. */
+ * numbers exceed TTT_MAX_SIZE; TTT_E_INVALID for a NULL row or col, or NULL
+ * text with len > 0. */
 TTT_API int ttt_parse_cell(const char *text, size_t len, int *row, int *col,
                            size_t *used);
 
@@ -307,7 +309,8 @@ TTT_API int ttt_parse_cell(const char *text, size_t len, int *row, int *col,
  * Saved record, one line of text (grammar in README.md):
  *   ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n
  * "rules" is "classic" or one or both of "misere" and "early-draw" joined by
- * "+" in that order; "moves" is "-" for none. There is exactly one canonical
+ * "+" in that order; k is always written out (never 0); "moves" is "-" for
+ * none. There is exactly one canonical
  * record per game, so a record that loads saves back byte for byte.
  */
 
@@ -322,7 +325,8 @@ TTT_API int ttt_game_save(const ttt_game *game, char *buf, size_t capacity,
  * On failure *out is unchanged and, if error_offset is not NULL, it receives
  * the byte offset of the first problem. Returns TTT_E_PARSE for malformed
  * text, TTT_E_SIZE for a bad n or k, the move's own code (TTT_E_OCCUPIED,
- * TTT_E_OFF_BOARD, TTT_E_GAME_OVER) for an illegal move, TTT_E_NOMEM. */
+ * TTT_E_OFF_BOARD, TTT_E_GAME_OVER) for an illegal move, TTT_E_NOMEM, and
+ * TTT_E_INVALID for a NULL out, or NULL text with len > 0. */
 TTT_API int ttt_game_load(const char *text, size_t len,
                           const ttt_allocator *alloc, ttt_game **out,
                           size_t *error_offset);

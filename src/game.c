@@ -291,8 +291,12 @@ static void apply_move(ttt_game *game, int mark, int row, int col)
 static int play_locked(ttt_game *game, int mark, int row, int col,
                        pending_event *pending)
 {
+    /* Game over first: ttt_play(game, ttt_to_move(game), ...) on a finished
+     * game passes TTT_EMPTY, and "the game is over" is the useful answer. */
     if (game->state != TTT_IN_PROGRESS)
         return TTT_E_GAME_OVER;
+    if (mark != TTT_X && mark != TTT_O)
+        return TTT_E_MARK;
     if (mark != mover_at(ply_of(game)))
         return TTT_E_WRONG_TURN;
     int n = game->board.n;
@@ -310,8 +314,6 @@ int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
 {
     if (!game)
         return TTT_E_INVALID;
-    if (mark != TTT_X && mark != TTT_O)
-        return TTT_E_MARK;
     pending_event pending;
     ttt__lock(game);
     int status = play_locked(game, mark, row, col, &pending);
