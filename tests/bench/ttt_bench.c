@@ -405,6 +405,7 @@ typedef struct playout_ctx {
     uint64_t plies;    /* total plies over all games, for plies per game */
     uint64_t games;
     int32_t *empty;    /* bench-side random player only: the empty cells */
+    int32_t *all;      /* every cell packed as (row << 16) | col */
 } playout_ctx;
 
 #ifdef TTT_BENCH_HAVE_RANDOM
@@ -446,8 +447,7 @@ static uint64_t body_playout(void *ctx_, uint64_t reps)
     for (uint64_t r = 0; r < reps; r++) {
         if (ttt_game_reset(game) != TTT_OK)
             die("ttt_game_reset failed");
-        for (int i = 0; i < nn; i++)
-            ctx->empty[i] = ((i / n) << 16) | (i % n);
+        memcpy(ctx->empty, ctx->all, (size_t)nn * sizeof *ctx->empty);
         int left = nn, mark = TTT_X, state = TTT_IN_PROGRESS;
         while (state == TTT_IN_PROGRESS) {
             uint32_t pick = random_below(&ctx->seed, (uint32_t)left);
@@ -468,10 +468,13 @@ static uint64_t body_playout(void *ctx_, uint64_t reps)
 
 static double run_playout(const options *opt, int n, int k)
 {
-    playout_ctx ctx = {new_game(n, k), 0x0123456789abcdefu, 0, 0, NULL};
+    playout_ctx ctx = {new_game(n, k), 0x0123456789abcdefu, 0, 0, NULL, NULL};
     ctx.empty = malloc((size_t)n * (size_t)n * sizeof *ctx.empty);
-    if (!ctx.empty)
+    ctx.all = malloc((size_t)n * (size_t)n * sizeof *ctx.all);
+    if (!ctx.empty || !ctx.all)
         die("out of memory");
+    for (int i = 0; i < n * n; i++)
+        ctx.all[i] = ((i / n) << 16) | (i % n);
     measurement m = measure(opt, body_playout, &ctx);
     char param[64];
     snprintf(param, sizeof param, "N=%d K=%d", n, k);
@@ -482,6 +485,7 @@ static double run_playout(const options *opt, int n, int k)
     print_row(opt, "playout", param, plies, 2, "plies/game", -1);
     print_row(opt, "playout", param, m.median / plies, 2, "ns/ply", -1);
     free(ctx.empty);
+    free(ctx.all);
     ttt_game_free(ctx.game);
     return 1e9 / m.median;
 }
