@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -16,6 +17,8 @@
 
 #define WRITERS 8
 #define READERS 2
+#define SAVERS 1
+#define THREADS (WRITERS + READERS + SAVERS)
 #define SUBMISSIONS 4000
 
 /* A small per-thread generator: rand() would share state between threads. */
@@ -56,7 +59,17 @@ typedef struct shared_game {
     atomic_int accepted_plays;
     atomic_int accepted_undos;
     atomic_int failures; /* impossible results seen by any thread */
+    _Atomic(const char *) first_failure;
 } shared_game;
+
+/* Counts an impossible result and keeps the first one's description, so a
+ * failing run says what went wrong rather than only that something did. */
+static void note_failure(shared_game *shared, const char *what)
+{
+    const char *none = NULL;
+    atomic_compare_exchange_strong(&shared->first_failure, &none, what);
+    atomic_fetch_add(&shared->failures, 1);
+}
 
 typedef struct worker {
     pthread_t thread;
@@ -82,7 +95,7 @@ static void *writer_main(void *arg)
             if (status == TTT_OK)
                 atomic_fetch_add(&w->shared->accepted_undos, 1);
             else if (status != TTT_E_NO_UNDO)
-                atomic_fetch_add(&w->shared->failures, 1);
+                note_failure(w->shared, "undo: unexpected status");
             continue;
         }
         int mark = ttt_to_move(game);
@@ -96,14 +109,14 @@ static void *writer_main(void *arg)
         case TTT_OK:
             atomic_fetch_add(&w->shared->accepted_plays, 1);
             if (state < TTT_IN_PROGRESS || state > TTT_DRAW)
-                atomic_fetch_add(&w->shared->failures, 1);
+                note_failure(w->shared, "play: state out of range");
             break;
         case TTT_E_OCCUPIED:
         case TTT_E_WRONG_TURN:
         case TTT_E_GAME_OVER:
             break;
         default:
-            atomic_fetch_add(&w->shared->failures, 1);
+            note_failure(w->shared, "play: unexpected status");
             break;
         }
     }
@@ -152,7 +165,48 @@ static void *reader_main(void *arg)
                 bad |= status != TTT_E_RANGE;
         }
         if (bad)
-            atomic_fetch_add(&w->shared->failures, 1);
+            note_failure(w->shared, "reader: inconsistent snapshot");
+    }
+    return NULL;
+}
+
+/* A saver takes records while the writers play: each record must be one
+ * consistent position (it loads, and saves back the same), and the bytes
+ * written must stay inside a buffer sized exactly as the library asked. */
+static void *saver_main(void *arg)
+{
+    worker *w = arg;
+    ttt_game *game = w->shared->game;
+
+    while (atomic_load(&w->shared->writers_left) > 0) {
+        size_t need = 0, len = 0;
+        int bad = 0;
+        if (ttt_game_save(game, NULL, 0, &need) != TTT_E_BUFFER) {
+            note_failure(w->shared, "save: measuring failed");
+            continue;
+        }
+        /* Exactly need + 1 bytes so that AddressSanitizer sees any overrun. */
+        char *buf = malloc(need + 1);
+        if (buf == NULL)
+            continue;
+        int status = ttt_game_save(game, buf, need + 1, &len);
+        if (status == TTT_OK) {
+            ttt_game *copy = NULL;
+            char again[512];
+            size_t again_len = 0;
+            bad = len > need ||
+                  ttt_game_load(buf, len, NULL, &copy, NULL) != TTT_OK ||
+                  ttt_game_save(copy, again, sizeof again, &again_len) != TTT_OK ||
+                  again_len != len || memcmp(again, buf, len) != 0;
+            ttt_game_free(copy);
+        } else {
+            /* The game grew between the two calls: the only honest answer is
+             * the needed length. */
+            bad = status != TTT_E_BUFFER || len <= need;
+        }
+        free(buf);
+        if (bad)
+            note_failure(w->shared, "save: record is not one consistent game");
     }
     return NULL;
 }
@@ -199,7 +253,7 @@ static void stress(int n, int k, int misere, int early_draw, uint32_t seed)
 {
     shared_game shared;
     event_counts counts;
-    worker workers[WRITERS + READERS];
+    worker workers[THREADS];
 
     memset(&shared, 0, sizeof shared);
     memset(&counts, 0, sizeof counts);
@@ -212,18 +266,21 @@ static void stress(int n, int k, int misere, int early_draw, uint32_t seed)
     assert_int_equal(ttt_set_listener(shared.game, count_event, &counts), TTT_OK);
     atomic_store(&shared.writers_left, WRITERS);
 
-    for (int i = 0; i < WRITERS + READERS; i++) {
+    for (int i = 0; i < THREADS; i++) {
+        void *(*role)(void *) = i < WRITERS             ? writer_main
+                                : i < WRITERS + READERS ? reader_main
+                                                        : saver_main;
         workers[i].shared = &shared;
         workers[i].seed = seed * 2654435761u + (uint32_t)i * 40503u + 1u;
-        assert_int_equal(pthread_create(&workers[i].thread, NULL,
-                                        i < WRITERS ? writer_main : reader_main,
-                                        &workers[i]),
+        assert_int_equal(pthread_create(&workers[i].thread, NULL, role, &workers[i]),
                          0);
     }
-    for (int i = 0; i < WRITERS + READERS; i++)
+    for (int i = 0; i < THREADS; i++)
         assert_int_equal(pthread_join(workers[i].thread, NULL), 0);
 
-    assert_int_equal(atomic_load(&shared.failures), 0);
+    if (atomic_load(&shared.failures) != 0)
+        fail_msg("%d failures, the first: %s", atomic_load(&shared.failures),
+                 atomic_load(&shared.first_failure));
     /* Every accepted call was announced once, and nothing else was. */
     assert_int_equal(atomic_load(&counts.play), atomic_load(&shared.accepted_plays));
     assert_int_equal(atomic_load(&counts.undo), atomic_load(&shared.accepted_undos));
@@ -263,7 +320,7 @@ static void *own_game_main(void *arg)
     uint32_t rng = w->seed;
     ttt_game *game = NULL;
     if (ttt_game_new(4, 3, &game) != TTT_OK) {
-        atomic_fetch_add(&w->shared->failures, 1);
+        note_failure(w->shared, "new failed");
         return NULL;
     }
     for (int i = 0; i < SUBMISSIONS; i++) {
@@ -386,12 +443,15 @@ static void test_play_at_conflict_is_stale(void **unused)
     assert_int_equal(state, 12345); /* a failed call leaves out-parameters */
     assert_int_equal(ttt_play_at(game, 0, TTT_O, 1, 1, NULL), TTT_E_STALE);
     assert_int_equal(ttt_play_at(game, 1, TTT_X, 2, 0, NULL), TTT_E_STALE);
-    /* A ply beyond the next one, and negative plies. */
+    /* A ply beyond the next one. */
     assert_int_equal(ttt_play_at(game, 3, TTT_O, 2, 2, NULL), TTT_E_STALE);
     assert_int_equal(ttt_play_at(game, 1000, TTT_X, 2, 2, NULL), TTT_E_STALE);
-    assert_int_equal(ttt_play_at(game, -1, TTT_X, 2, 2, NULL), TTT_E_STALE);
-    assert_int_equal(ttt_play_at(game, INT32_MIN, TTT_X, 2, 2, NULL), TTT_E_STALE);
     assert_int_equal(ttt_play_at(game, INT32_MAX, TTT_X, 2, 2, NULL), TTT_E_STALE);
+    /* No request can be for a negative ply: that is a bad argument. */
+    assert_int_equal(ttt_play_at(game, -1, TTT_X, 2, 2, NULL), TTT_E_RANGE);
+    assert_int_equal(ttt_play_at(game, INT32_MIN, TTT_X, 2, 2, NULL), TTT_E_RANGE);
+    /* A mark that is no mark is refused before the ply is looked at. */
+    assert_int_equal(ttt_play_at(game, 0, 0, 1, 1, NULL), TTT_E_MARK);
 
     assert_int_equal(ttt_ply(game), 2);
     assert_int_equal(atomic_load(&counts.play), 0);
