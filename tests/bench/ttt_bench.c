@@ -83,6 +83,14 @@ static int64_t now_ns(void)
 /* Does reps units of work, returns the operations done. */
 typedef uint64_t (*bench_body)(void *ctx, uint64_t reps);
 
+/* Bodies stay out of line so a profiler can attribute and select them by
+ * name (callgrind --toggle-collect=body_play_undo) with either compiler. */
+#if defined(__GNUC__)
+#define BENCH_BODY __attribute__((noinline)) static uint64_t
+#else
+#define BENCH_BODY static uint64_t
+#endif
+
 typedef struct measurement {
     double median; /* ns per operation */
     double spread; /* (max - min) / median over the samples */
@@ -250,7 +258,7 @@ typedef struct play_ctx {
 
 /* Plays the whole sequence, then undoes it all; one operation is one
  * ttt_play plus one ttt_undo. */
-static uint64_t body_play_undo(void *ctx_, uint64_t reps)
+BENCH_BODY body_play_undo(void *ctx_, uint64_t reps)
 {
     play_ctx *ctx = ctx_;
     ttt_game *game = ctx->game;
@@ -349,7 +357,7 @@ typedef struct rescan_ctx {
 /* Places each move with the baseline's own checks (on the board, empty
  * cell), rescans, then undoes by clearing the cells. One operation is one
  * place + rescan + clear. */
-static uint64_t body_rescan(void *ctx_, uint64_t reps)
+BENCH_BODY body_rescan(void *ctx_, uint64_t reps)
 {
     rescan_ctx *ctx = ctx_;
     int n = ctx->seq->n;
@@ -411,7 +419,7 @@ typedef struct playout_ctx {
 #ifdef TTT_BENCH_HAVE_RANDOM
 #define PLAYOUT_UNIT "games/s"
 /* One game: reset, then the library's seeded random player to the end. */
-static uint64_t body_playout(void *ctx_, uint64_t reps)
+BENCH_BODY body_playout(void *ctx_, uint64_t reps)
 {
     playout_ctx *ctx = ctx_;
     ttt_game *game = ctx->game;
@@ -437,7 +445,7 @@ static uint64_t body_playout(void *ctx_, uint64_t reps)
  * empty cells and plays through ttt_play, so the figure is an upper bound
  * on what the library's player will cost.
  */
-static uint64_t body_playout(void *ctx_, uint64_t reps)
+BENCH_BODY body_playout(void *ctx_, uint64_t reps)
 {
     playout_ctx *ctx = ctx_;
     ttt_game *game = ctx->game;
