@@ -1,0 +1,78 @@
+/* fuzz_load.c - libFuzzer target: ttt_game_load on arbitrary bytes never misbehaves, and what it accepts saves back byte for byte. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttt.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* A copy of exactly size bytes, so AddressSanitizer catches any read
+     * past the length the parser was given (no NUL to lean on). */
+    char *text = malloc(size == 0 ? 1 : size);
+    if (text == NULL)
+        return 0;
+    if (size > 0)
+        memcpy(text, data, size);
+
+    ttt_game *game = NULL;
+    size_t offset = (size_t)-1;
+    int status = ttt_game_load(text, size, NULL, &game, &offset);
+    if (status != TTT_OK) {
+        /* A refusal names a real status, leaves *out alone and points at a
+         * byte inside the text (or just past it, for a cut-off record). */
+        if (game != NULL || status >= 0 || offset > size ||
+            strcmp(ttt_strerror(status), "unknown error") == 0)
+            __builtin_trap();
+        free(text);
+        return 0;
+    }
+
+    /* The record is canonical: saving gives back the very same bytes. */
+    size_t len = 0;
+    if (ttt_game_save(game, NULL, 0, &len) != TTT_E_BUFFER || len != size)
+        __builtin_trap();
+    char *again = malloc(len + 1);
+    if (again == NULL)
+        __builtin_trap();
+    if (ttt_game_save(game, again, len + 1, &len) != TTT_OK || len != size ||
+        memcmp(again, text, size) != 0 || again[len] != '\0')
+        __builtin_trap();
+
+    /* The loaded game is a consistent one: its history replays into a fresh
+     * game (with the same rules) to the same state and board. */
+    int n = ttt_size(game), k = ttt_win_length(game), misere = 0, early = 0;
+    ttt_game *replay = NULL;
+    if (ttt_game_get_rule(game, TTT_RULE_MISERE, &misere) != TTT_OK ||
+        ttt_game_get_rule(game, TTT_RULE_EARLY_DRAW, &early) != TTT_OK ||
+        ttt_game_new(n, k, &replay) != TTT_OK ||
+        ttt_game_set_rule(replay, TTT_RULE_MISERE, misere) != TTT_OK ||
+        ttt_game_set_rule(replay, TTT_RULE_EARLY_DRAW, early) != TTT_OK)
+        __builtin_trap();
+    for (int ply = 0; ply < ttt_ply(game); ply++) {
+        int mark, row, col;
+        if (ttt_move_at(game, ply, &mark, &row, &col) != TTT_OK ||
+            ttt_play(replay, mark, row, col, NULL) != TTT_OK)
+            __builtin_trap();
+    }
+    if (ttt_state(replay) != ttt_state(game) || ttt_redo_count(game) != 0)
+        __builtin_trap();
+    size_t cells = (size_t)n * (size_t)n, got_a = 0, got_b = 0;
+    int8_t *a = malloc(cells), *b = malloc(cells);
+    if (a == NULL || b == NULL ||
+        ttt_board(game, a, cells, &got_a) != TTT_OK ||
+        ttt_board(replay, b, cells, &got_b) != TTT_OK || got_a != cells ||
+        got_b != cells || memcmp(a, b, cells) != 0)
+        __builtin_trap();
+
+    free(a);
+    free(b);
+    free(again);
+    ttt_game_free(replay);
+    ttt_game_free(game);
+    free(text);
+    return 0;
+}
