@@ -347,7 +347,8 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
         /* A retried request whose move was already played succeeds without
          * touching anything; any other move at that ply lost the race. */
         int32_t played = game->board.order[game->board.nn - 1 - ply];
-        status = mover_at(ply) == mark && played == TTT__PACK(row, col)
+        status = mover_at(ply) == mark && TTT__ROW(played) == row &&
+                         TTT__COL(played) == col
                      ? TTT_OK
                      : TTT_E_STALE;
     } else {
