@@ -78,6 +78,17 @@ static void assert_unchanged(const ttt_game *g, const snapshot *before)
     assert_same(before, &now);
 }
 
+/* Like assert_int_equal, reported at the caller's line. */
+static void check_status(int got, int want, int line)
+{
+    if (got != want) {
+        print_error("status %d (%s), expected %d (%s)\n", got, ttt_strerror(got), want,
+                    ttt_strerror(want));
+    }
+    _assert_int_equal(cast_to_largest_integral_type(got),
+                      cast_to_largest_integral_type(want), __FILE__, line);
+}
+
 static ttt_game *new_game(int n, int k)
 {
     ttt_game *g = NULL;
@@ -290,12 +301,13 @@ static ttt_game *mid_game(void)
     return g;
 }
 
-static void expect_play(ttt_game *g, int mark, int r, int c, int code)
+#define expect_play(...) expect_play_(__LINE__, __VA_ARGS__)
+static void expect_play_(int line, ttt_game *g, int mark, int r, int c, int code)
 {
     snapshot before;
     int st = SENTINEL;
     take(g, &before);
-    assert_int_equal(ttt_play(g, mark, r, c, &st), code);
+    check_status(ttt_play(g, mark, r, c, &st), code, line);
     assert_int_equal(st, SENTINEL);
     assert_unchanged(g, &before);
     /* The state pointer is optional, and the answer does not depend on it. */
@@ -612,6 +624,126 @@ static void test_redo_restores_win(void **state)
     assert_int_equal(ttt_redo(g), TTT_OK);
     assert_unchanged(g, &won);
     ttt_game_free(g);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Retried requests                                                          */
+/* ------------------------------------------------------------------------ */
+
+#define expect_play_at(...) expect_play_at_(__LINE__, __VA_ARGS__)
+static void expect_play_at_(int line, ttt_game *g, int ply, int mark, int r, int c,
+                            int code)
+{
+    snapshot before;
+    int st = SENTINEL;
+    take(g, &before);
+    check_status(ttt_play_at(g, ply, mark, r, c, &st), code, line);
+    assert_unchanged(g, &before);
+    if (code == TTT_OK) {
+        assert_int_equal(st, before.state);
+    }
+}
+
+static void count_events(void *user, const ttt_event *event)
+{
+    (void)event;
+    ++*(int *)user;
+}
+
+static void test_play_at(void **state)
+{
+    (void)state;
+    int events = 0, st = SENTINEL;
+    ttt_game *g = new_game(3, 3);
+    assert_int_equal(ttt_set_listener(g, count_events, &events), TTT_OK);
+
+    /* At the game's ply it is ttt_play. */
+    assert_int_equal(ttt_play_at(g, 0, TTT_X, 1, 1, &st), TTT_OK);
+    assert_int_equal(st, TTT_IN_PROGRESS);
+    assert_int_equal(ttt_ply(g), 1);
+    assert_int_equal(events, 1);
+    assert_int_equal(ttt_play_at(g, 1, TTT_O, 0, 0, NULL), TTT_OK);
+    assert_int_equal(events, 2);
+    expect_play_at(g, 2, TTT_O, 2, 2, TTT_E_WRONG_TURN);
+    expect_play_at(g, 2, TTT_X, 0, 0, TTT_E_OCCUPIED);
+    expect_play_at(g, 2, TTT_X, 3, 0, TTT_E_OFF_BOARD);
+
+    /* A retried request: OK, nothing changes, no event. */
+    expect_play_at(g, 0, TTT_X, 1, 1, TTT_OK);
+    expect_play_at(g, 1, TTT_O, 0, 0, TTT_OK);
+    assert_int_equal(ttt_play_at(g, 0, TTT_X, 1, 1, NULL), TTT_OK);
+    assert_int_equal(events, 2);
+
+    /* Another move at a past ply, or any future ply, is stale. */
+    expect_play_at(g, 0, TTT_X, 2, 2, TTT_E_STALE);
+    expect_play_at(g, 0, TTT_O, 1, 1, TTT_E_STALE);
+    expect_play_at(g, 1, TTT_O, 0, 1, TTT_E_STALE);
+    expect_play_at(g, 3, TTT_O, 2, 2, TTT_E_STALE);
+    expect_play_at(g, INT_MAX, TTT_X, 2, 2, TTT_E_STALE);
+    expect_play_at(g, -1, TTT_X, 2, 2, TTT_E_RANGE);
+    expect_play_at(g, INT_MIN, TTT_X, 2, 2, TTT_E_RANGE);
+    assert_int_equal(ttt_play_at(NULL, 0, TTT_X, 1, 1, NULL), TTT_E_INVALID);
+
+    /* A retried winning move reports the finished game. */
+    assert_int_equal(ttt_play_at(g, 2, TTT_X, 0, 2, NULL), TTT_OK);
+    assert_int_equal(ttt_play_at(g, 3, TTT_O, 1, 0, NULL), TTT_OK);
+    assert_int_equal(ttt_play_at(g, 4, TTT_X, 2, 0, &st), TTT_OK);
+    assert_int_equal(st, TTT_X_WON);
+    st = SENTINEL;
+    expect_play_at(g, 4, TTT_X, 2, 0, TTT_OK);
+    assert_int_equal(ttt_play_at(g, 4, TTT_X, 2, 0, &st), TTT_OK);
+    assert_int_equal(st, TTT_X_WON);
+    expect_play_at(g, 5, TTT_O, 2, 2, TTT_E_GAME_OVER);
+    assert_int_equal(events, 5);
+
+    /* At the current ply it clears the redo stack like ttt_play; a retry of
+     * a move still in the history keeps it. */
+    assert_int_equal(ttt_undo(g), TTT_OK);
+    assert_int_equal(ttt_undo(g), TTT_OK);
+    assert_int_equal(ttt_redo_count(g), 2);
+    expect_play_at(g, 2, TTT_X, 0, 2, TTT_OK);
+    assert_int_equal(ttt_redo_count(g), 2);
+    assert_int_equal(ttt_play_at(g, 3, TTT_O, 2, 2, NULL), TTT_OK);
+    assert_int_equal(ttt_redo_count(g), 0);
+    ttt_game_free(g);
+}
+
+/* A retry names the very cell played at that ply: a cell off the board is
+ * never that cell, whatever its bits. */
+static int setup_game(void **state)
+{
+    ttt_game *g = NULL;
+    if (ttt_game_new(3, 3, &g) != TTT_OK) {
+        return -1;
+    }
+    *state = g;
+    return 0;
+}
+
+static int teardown_game(void **state)
+{
+    ttt_game_free(*state);
+    return 0;
+}
+
+static void test_play_at_off_board(void **state)
+{
+    ttt_game *g = *state;
+    play(g, 1, 1);
+    play(g, 0, 0);
+    static const int cells[][2] = {
+        {1, 65537}, {65537, 1}, {1, INT_MIN + 1}, {INT_MIN + 1, 1}, {1, -65535},
+        {-1, 1},    {1, 3},     {3, 1},           {INT_MAX, 1},     {1, INT_MAX},
+    };
+    for (size_t i = 0; i < sizeof cells / sizeof cells[0]; i++) {
+        expect_play_at(g, 0, TTT_X, cells[i][0], cells[i][1], TTT_E_STALE);
+    }
+    static const int cells0[][2] = {
+        {0, 65536}, {65536, 0}, {INT_MIN, 0}, {0, INT_MIN}, {0, -65536}, {-65536, 0},
+    };
+    for (size_t i = 0; i < sizeof cells0 / sizeof cells0[0]; i++) {
+        expect_play_at(g, 1, TTT_O, cells0[i][0], cells0[i][1], TTT_E_STALE);
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1304,6 +1436,8 @@ int main(void)
         cmocka_unit_test(test_undo_is_exact),
         cmocka_unit_test(test_redo),
         cmocka_unit_test(test_redo_restores_win),
+        cmocka_unit_test(test_play_at),
+        cmocka_unit_test_setup_teardown(test_play_at_off_board, setup_game, teardown_game),
         cmocka_unit_test(test_move_at),
         cmocka_unit_test(test_cell),
         cmocka_unit_test(test_board),
