@@ -502,29 +502,46 @@ static double run_playout(const options *opt, int n, int k)
 /* memory: footprint and allocations on the move path                        */
 
 typedef struct counting {
-    uint64_t allocs, frees, bytes;
+    uint64_t allocs, frees, bytes; /* calls and bytes asked for */
+    uint64_t live, peak;           /* bytes held now, and at most */
 } counting;
 
+/* Each block carries its size in a max_align_t header, so frees can be
+ * subtracted from the bytes held and the result stays aligned like
+ * malloc's. */
 static void *counting_alloc(void *user, size_t size)
 {
     counting *c = user;
+    max_align_t *block = malloc(sizeof *block + size);
+    if (!block)
+        return NULL;
+    *(size_t *)block = size;
     c->allocs++;
     c->bytes += size;
-    return malloc(size);
+    c->live += size;
+    if (c->live > c->peak)
+        c->peak = c->live;
+    return block + 1;
 }
 
 static void counting_dealloc(void *user, void *ptr)
 {
     counting *c = user;
+    if (!ptr)
+        return;
+    max_align_t *block = (max_align_t *)ptr - 1;
     c->frees++;
-    free(ptr);
+    c->live -= *(size_t *)block;
+    free(block);
 }
 
 /* Runs play, undo, redo and reset on a game made by a counting allocator
- * and returns the allocations seen per move; bytes go to *bytes_per_move. */
-static double allocations_per_move(int n, int k, double *bytes_per_move)
+ * and returns the allocations seen per move; bytes go to *bytes_per_move,
+ * the moves made (plays, undos and redos) to *moves_run. */
+static double allocations_per_move(int n, int k, double *bytes_per_move,
+                                   double *moves_run)
 {
-    counting count = {0, 0, 0};
+    counting count = {0, 0, 0, 0, 0};
     ttt_allocator alloc = {counting_alloc, counting_dealloc, &count};
     ttt_game *game;
     int rc = ttt_game_new_with(n, k, &alloc, &game);
@@ -534,7 +551,7 @@ static double allocations_per_move(int n, int k, double *bytes_per_move)
         die("ttt_game_new_with(%d, %d): %llu allocations of %llu bytes, "
             "expected 1 of %zu", n, k, (unsigned long long)count.allocs,
             (unsigned long long)count.bytes, ttt_game_footprint(n, k));
-    count = (counting){0, 0, 0};
+    count = (counting){0, 0, 0, 0, 0};
 
     sequence seq = make_sequence(n, k, 4096, 0xa110c000u + (uint64_t)n);
     uint64_t moves = 0;
@@ -554,14 +571,17 @@ static double allocations_per_move(int n, int k, double *bytes_per_move)
         moves += 3 * (uint64_t)seq.len;
     }
 #ifdef TTT_BENCH_HAVE_RANDOM
-    uint64_t seed = 42;
-    for (int g = 0; g < 1000; g++) {
+    /* Random games too, about 10^5 of their moves; skipped on boards whose
+     * one game alone (up to N^2 moves) would be longer than that. */
+    uint64_t seed = 42, random_moves = 0;
+    while (n * n <= 100000 && random_moves < 100000) {
         int state;
         if (ttt_game_reset(game) != TTT_OK ||
             ttt_random_playout(game, &seed, &state) != TTT_OK)
             die("memory: random playout failed");
-        moves += (uint64_t)ttt_ply(game);
+        random_moves += (uint64_t)ttt_ply(game);
     }
+    moves += random_moves;
 #endif
     ttt_game_free(game);
     free(seq.moves);
@@ -569,6 +589,7 @@ static double allocations_per_move(int n, int k, double *bytes_per_move)
         die("memory: %llu frees, expected the game's one",
             (unsigned long long)count.frees);
     *bytes_per_move = (double)count.bytes / (double)moves;
+    *moves_run = (double)moves;
     return (double)count.allocs / (double)moves;
 }
 
@@ -590,15 +611,68 @@ static int run_memory(const options *opt)
     int clean = 1;
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         int n = runs[i][0], k = runs[i][1];
-        double bytes;
-        double allocs = allocations_per_move(n, k, &bytes);
+        double bytes, moves;
+        double allocs = allocations_per_move(n, k, &bytes, &moves);
         snprintf(param, sizeof param, "moves N=%d K=%d", n, k);
+        print_row(opt, "memory", param, moves, 0, "moves run", -1);
         print_row(opt, "memory", param, allocs, 0, "allocs/move", -1);
         print_row(opt, "memory", param, bytes, 0, "bytes/move", -1);
         clean &= allocs == 0 && bytes == 0;
     }
     return clean;
 }
+
+/* ------------------------------------------------------------------------ */
+/* solve: the exact solver from the empty board                              */
+
+#ifdef TTT_BENCH_HAVE_SOLVE
+typedef struct solve_ctx {
+    ttt_game *game;
+    int flags;
+    ttt_solution result; /* of the last solve */
+} solve_ctx;
+
+/* One solve from scratch; full-line N x N boards are draws for N >= 3. */
+BENCH_BODY body_solve(void *ctx_, uint64_t reps)
+{
+    solve_ctx *ctx = ctx_;
+    int32_t best[16];
+    size_t best_len;
+    for (uint64_t r = 0; r < reps; r++) {
+        memset(&ctx->result, 0, sizeof ctx->result);
+        ctx->result.size = sizeof ctx->result;
+        int rc = ttt_solve(ctx->game, 0, 0, ctx->flags, &ctx->result, best,
+                           sizeof best / sizeof best[0], &best_len);
+        if (rc != TTT_OK || ctx->result.value != TTT_VALUE_DRAW)
+            die("ttt_solve %dx%d: status %d, value %d", ttt_size(ctx->game),
+                ttt_size(ctx->game), rc, (int)ctx->result.value);
+    }
+    return reps;
+}
+
+static void run_solve(const options *opt, int n, int flags)
+{
+    /* The counting allocator gives the solver's peak memory: its tables
+     * come from the game's allocator. */
+    counting count = {0, 0, 0, 0, 0};
+    ttt_allocator alloc = {counting_alloc, counting_dealloc, &count};
+    solve_ctx ctx;
+    ctx.flags = flags;
+    int rc = ttt_game_new_with(n, 0, &alloc, &ctx.game);
+    if (rc != TTT_OK)
+        die("ttt_game_new_with(%d, 0): %s", n, ttt_strerror(rc));
+    uint64_t game_bytes = count.live;
+    measurement m = measure(opt, body_solve, &ctx);
+    char param[64];
+    snprintf(param, sizeof param, "N=%d %s", n,
+             flags & TTT_SOLVE_VALUE_ONLY ? "value" : "full");
+    print_row(opt, "solve", param, m.median / 1e6, 3, "ms/solve", m.spread);
+    print_row(opt, "solve", param, (double)ctx.result.nodes, 0, "nodes", -1);
+    print_row(opt, "solve", param, (double)(count.peak - game_bytes), 0,
+              "peak bytes", -1);
+    ttt_game_free(ctx.game);
+}
+#endif
 
 /* ------------------------------------------------------------------------ */
 /* The machine and the goals                                                 */
@@ -698,7 +772,7 @@ static void usage(FILE *out)
             "  --reps R no calibration: one run of exactly R repetitions\n"
             "           per benchmark (fixed work, for callgrind or perf)\n"
             "  NAME     run only benchmarks whose name contains NAME:\n"
-            "           play_undo rescan scan_k playout memory\n"
+            "           play_undo rescan scan_k playout solve memory\n"
             "Exit status 1 if the library gave a wrong answer or allocated "
             "on the move path;\nperformance goals are reported, not "
             "enforced.\n");
@@ -789,6 +863,17 @@ int main(int argc, char **argv)
         run_playout(&opt, 15, 5);
         r.have_playout = 1;
     }
+#ifdef TTT_BENCH_HAVE_SOLVE
+    if (wanted(&opt, "solve")) {
+        run_solve(&opt, 3, TTT_SOLVE_VALUE_ONLY);
+        run_solve(&opt, 3, 0);
+        run_solve(&opt, 4, TTT_SOLVE_VALUE_ONLY);
+        /* The second pass roughly doubles the 4x4 solve: left out of the
+         * smoke run. */
+        if (!opt.quick)
+            run_solve(&opt, 4, 0);
+    }
+#endif
     if (wanted(&opt, "memory")) {
         r.memory_clean = run_memory(&opt);
         r.have_memory = 1;
