@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# tests/ci/tsan.sh - runs the thread test under ThreadSanitizer; any report fails the run.
+# Usage: tests/ci/tsan.sh [BUILD_DIR]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-build-tsan}
+[ -f "$build/build.ninja" ] ||
+  meson setup "$build" "$root" -Db_sanitize=thread -Db_lundef=false >/dev/null
+ninja -C "$build" tests/test_threads >/dev/null
+# Several runs: each one sees different interleavings of the same threads.
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  meson test -C "$build" --no-rebuild --print-errorlogs --repeat 3 threads
