@@ -300,6 +300,134 @@ static void test_init_game_never_allocates(void **unused)
     free(mem);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The engine allocates its tables through the game's allocator.            */
+
+#ifdef TTT_SOLVE_VALUE_ONLY /* declared with the engine's functions */
+
+/* Which engine call fail_engine_call runs. */
+enum engine_call { SOLVE, SOLVE_VALUE, PERFT, COUNT_POSITIONS, BEST_PERFECT, BEST_STRONG };
+
+/* Everything one engine call writes, so a failure can be shown to write
+ * nothing. */
+typedef struct engine_out {
+    ttt_solution solution;
+    int32_t best[16];
+    size_t best_len;
+    uint64_t counts[4];
+    uint64_t by_length[16];
+    size_t by_length_len;
+    uint64_t seed;
+    int row, col;
+} engine_out;
+
+static int run_engine(enum engine_call call, const ttt_game *game, engine_out *o)
+{
+    switch (call) {
+    case SOLVE:
+    case SOLVE_VALUE:
+        return ttt_solve(game, 0, 0, call == SOLVE ? 0 : TTT_SOLVE_VALUE_ONLY,
+                         &o->solution, o->best, 16, &o->best_len);
+    case PERFT:
+        return ttt_perft(game, 9, 0, o->counts, o->by_length, 16, &o->by_length_len);
+    case COUNT_POSITIONS:
+        return ttt_count_positions(game, 9, 0, o->counts);
+    case BEST_PERFECT:
+        return ttt_best_move(game, TTT_BOT_PERFECT, 0, &o->seed, &o->row, &o->col);
+    case BEST_STRONG:
+        return ttt_best_move(game, TTT_BOT_STRONG, 0, &o->seed, &o->row, &o->col);
+    }
+    return TTT_E_INVALID;
+}
+
+/* Fills an engine_out with a pattern, plus the fields the caller sets. */
+static void prepare(engine_out *o)
+{
+    memset(o, 0x5a, sizeof *o);
+    o->solution.size = sizeof o->solution;
+    o->seed = 42;
+}
+
+/* Fails each allocation of one engine call in turn on a 3x3 game two moves
+ * in (and on a 4x4 one for the solver, whose tables are bigger). */
+static void fail_engine_call(enum engine_call call, int size)
+{
+    test_heap heap = {0};
+    ttt_allocator a = allocator_for(&heap);
+    ttt_game *game = NULL;
+    int events = 0;
+    assert_int_equal(ttt_game_new_with(size, 0, &a, &game), TTT_OK);
+    assert_int_equal(ttt_play(game, TTT_X, 1, 1, NULL), TTT_OK);
+    assert_int_equal(ttt_play(game, TTT_O, 0, 0, NULL), TTT_OK);
+    assert_int_equal(ttt_set_listener(game, noop_listener, &events), TTT_OK);
+    snapshot before;
+    take_snapshot(game, &before);
+
+    /* The answer with memory to spare, to compare the last run against. */
+    engine_out expect;
+    prepare(&expect);
+    assert_int_equal(run_engine(call, game, &expect), TTT_OK);
+    assert_int_equal(heap.live, 1);
+
+    long n;
+    for (n = 1; n < 100000; n++) {
+        engine_out got;
+        prepare(&got);
+        fail_nth(&heap, n);
+        int status = run_engine(call, game, &got);
+        if (heap.failures == 0) {
+            assert_int_equal(status, TTT_OK);
+            /* Deterministic: the same call gives the same answer. */
+            if (call == SOLVE || call == SOLVE_VALUE) {
+                assert_int_equal(got.solution.value, expect.solution.value);
+                assert_int_equal(got.solution.plies, expect.solution.plies);
+            } else if (call == PERFT || call == COUNT_POSITIONS) {
+                assert_memory_equal(got.counts, expect.counts, sizeof got.counts);
+            } else {
+                assert_int_equal(got.row, expect.row);
+                assert_int_equal(got.col, expect.col);
+            }
+            break;
+        }
+        assert_int_equal(status, TTT_E_NOMEM);
+        assert_int_equal(heap.live, 1); /* only the game itself */
+        /* A failed call writes nothing, the seed and lengths included. */
+        engine_out untouched_out;
+        prepare(&untouched_out);
+        assert_memory_equal(&got, &untouched_out, sizeof got);
+        assert_unchanged(game, &before);
+    }
+    assert_true(n > 1); /* the call allocated at least once */
+    assert_int_equal(events, 0);
+    ttt_game_free(game);
+    assert_int_equal(heap.live, 0);
+    assert_int_equal(heap.bad_frees, 0);
+}
+
+static void test_solve_fails_cleanly(void **unused)
+{
+    (void)unused;
+    fail_engine_call(SOLVE, 3);
+    fail_engine_call(SOLVE_VALUE, 3);
+    fail_engine_call(SOLVE_VALUE, 4);
+}
+
+static void test_perft_fails_cleanly(void **unused)
+{
+    (void)unused;
+    fail_engine_call(PERFT, 3);
+    fail_engine_call(COUNT_POSITIONS, 3);
+}
+
+static void test_best_move_fails_cleanly(void **unused)
+{
+    (void)unused;
+    fail_engine_call(BEST_PERFECT, 3);
+    fail_engine_call(BEST_STRONG, 3);
+}
+
+#endif /* TTT_SOLVE_VALUE_ONLY */
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -308,6 +436,11 @@ int main(void)
         cmocka_unit_test(test_load_fails_cleanly),
         cmocka_unit_test(test_bad_allocators),
         cmocka_unit_test(test_init_game_never_allocates),
+#ifdef TTT_SOLVE_VALUE_ONLY
+        cmocka_unit_test(test_solve_fails_cleanly),
+        cmocka_unit_test(test_perft_fails_cleanly),
+        cmocka_unit_test(test_best_move_fails_cleanly),
+#endif
     };
     return cmocka_run_group_tests_name("alloc", tests, NULL, NULL);
 }
