@@ -1,7 +1,7 @@
 /* board.c - board geometry: marks, the empty-cell permutation, line counters and K-in-a-row scans. */
 #include <string.h>
 
-#include "internal.h"
+#include "board.h"
 
 /* The four line directions as (row step, column step): row, column,
  * diagonal (down-right), anti-diagonal (down-left). The order is the one
@@ -67,28 +67,33 @@ void ttt__board_clear(ttt__board *board)
 
 void ttt__board_track_live(ttt__board *board, int on)
 {
-    board->track_live = on && !uses_line_counters(board);
+    board->track_live = on;
 }
 
-/* Adds mark to a whole line; returns 1 when the line is now full of it.
- * live drops when the line first holds both marks. */
+/* A line holds one kind of mark, so either player could still fill it,
+ * exactly when |sum| == fill. */
+static int line_pure(const ttt__line *line)
+{
+    return line->sum == line->fill || -line->sum == line->fill;
+}
+
+/* Adds mark to a whole line, keeping fill and live; returns 1 when the line
+ * is now full of mark. */
 static int line_add(ttt__board *board, ttt__line *line, int mark)
 {
-    int was_pure = line->sum == line->fill || -line->sum == line->fill;
+    int was_pure = line_pure(line);
     line->sum = (int16_t)(line->sum + mark);
     line->fill = (int16_t)(line->fill + 1);
-    int is_pure = line->sum == line->fill || -line->sum == line->fill;
-    board->live -= was_pure && !is_pure;
+    board->live -= was_pure && !line_pure(line);
     return line->sum * mark == board->n;
 }
 
 static void line_remove(ttt__board *board, ttt__line *line, int mark)
 {
-    int was_pure = line->sum == line->fill || -line->sum == line->fill;
+    int was_pure = line_pure(line);
     line->sum = (int16_t)(line->sum - mark);
     line->fill = (int16_t)(line->fill - 1);
-    int is_pure = line->sum == line->fill || -line->sum == line->fill;
-    board->live += !was_pure && is_pure;
+    board->live += !was_pure && line_pure(line);
 }
 
 /* Cells holding mark next to (row, col) in direction d, up to limit. */
@@ -160,37 +165,23 @@ static int32_t windows_killed_by(const ttt__board *board, int row, int col,
     return killed;
 }
 
-int ttt__board_place(ttt__board *board, int row, int col, int mark)
+int ttt__board_place_slow(ttt__board *board, int row, int col, int mark)
 {
     int n = board->n;
-    int cell = row * n + col;
-
-    /* Swap the cell to the top of the empty region, then shrink the region:
-     * it becomes the most recent placed cell. */
-    int32_t top = board->empty_count - 1;
-    int32_t slot = board->where[cell];
-    int32_t moved = board->order[top];
-    board->order[slot] = moved;
-    board->where[TTT__ROW(moved) * n + TTT__COL(moved)] = slot;
-    board->order[top] = TTT__PACK(row, col);
-    board->where[cell] = top;
-    board->empty_count = top;
-
     if (uses_line_counters(board)) {
-        int done = line_add(board, &board->lines[row], mark);
-        done |= line_add(board, &board->lines[n + col], mark);
-        /* The centre of an odd board lies on both diagonals. */
+        ttt__line *lines = board->lines;
+        int done = line_add(board, &lines[row], mark);
+        done |= line_add(board, &lines[n + col], mark);
         if (row == col)
-            done |= line_add(board, &board->lines[2 * n], mark);
+            done |= line_add(board, &lines[2 * n], mark);
         if (row + col == n - 1)
-            done |= line_add(board, &board->lines[2 * n + 1], mark);
-        board->cells[cell] = (int8_t)mark;
+            done |= line_add(board, &lines[2 * n + 1], mark);
+        board->cells[row * n + col] = (int8_t)mark;
         return done;
     }
-
     if (board->track_live)
         board->live -= windows_killed_by(board, row, col, mark);
-    board->cells[cell] = (int8_t)mark;
+    board->cells[row * n + col] = (int8_t)mark;
     int k = board->k;
     for (int d = 0; d < 4; d++) {
         int run = 1 + run_length(board, row, col, d, +1, mark, k - 1);
@@ -202,27 +193,21 @@ int ttt__board_place(ttt__board *board, int row, int col, int mark)
     return 0;
 }
 
-int32_t ttt__board_lift(ttt__board *board)
+void ttt__board_lift_slow(ttt__board *board, int row, int col, int mark)
 {
     int n = board->n;
-    int32_t packed = board->order[board->empty_count];
-    int row = TTT__ROW(packed), col = TTT__COL(packed);
-    int cell = row * n + col;
-    int mark = board->cells[cell];
-
-    board->cells[cell] = TTT_EMPTY;
-    board->empty_count++;
     if (uses_line_counters(board)) {
-        line_remove(board, &board->lines[row], mark);
-        line_remove(board, &board->lines[n + col], mark);
+        ttt__line *lines = board->lines;
+        line_remove(board, &lines[row], mark);
+        line_remove(board, &lines[n + col], mark);
         if (row == col)
-            line_remove(board, &board->lines[2 * n], mark);
+            line_remove(board, &lines[2 * n], mark);
         if (row + col == n - 1)
-            line_remove(board, &board->lines[2 * n + 1], mark);
+            line_remove(board, &lines[2 * n + 1], mark);
     } else if (board->track_live) {
+        /* The cell is already empty again, as windows_killed_by expects. */
         board->live += windows_killed_by(board, row, col, mark);
     }
-    return packed;
 }
 
 int ttt__board_line_through(const ttt__board *board, int row, int col,

@@ -1,0 +1,130 @@
+/* board.h - the board's layout and its O(1) move path: marks, empty cells, line counters. */
+#ifndef TTT_BOARD_H
+#define TTT_BOARD_H
+
+#include <stdint.h>
+
+#include "ttt.h"
+
+/* One whole line (K = N): X adds +1 and O adds -1 to sum; a line is complete
+ * at +N or -N. fill counts its marks, kept only while early draw is on: the
+ * line holds a single kind of mark exactly when |sum| == fill. */
+typedef struct ttt__line {
+    int16_t sum;
+    int16_t fill;
+} ttt__line;
+
+/*
+ * The board: geometry, marks and counters. It knows nothing of turns.
+ *
+ * order[] is a permutation of every cell, packed as (row << 16) | col:
+ *   order[0 .. empty_count)  the empty cells, in no particular order, so a
+ *                            random empty cell is one index away;
+ *   order[empty_count .. nn) the placed cells, most recent first, so the
+ *                            history needs no array of its own.
+ * where[row * n + col] is that cell's index in order[]. Lifting the last mark
+ * only moves the boundary, so lifted cells stay, in lifting order, just below
+ * it: that is where the game keeps its redo stack.
+ */
+typedef struct ttt__board {
+    int32_t n;           /* side length */
+    int32_t k;           /* marks in a row that complete a line */
+    int32_t nn;          /* n * n */
+    int32_t empty_count; /* cells not yet marked */
+    int32_t live;        /* lines (K = N) or K-windows free of one mark */
+    int32_t track_live;  /* keep fill and live up to date (early draw) */
+    int32_t *order;      /* nn packed cells, see above */
+    int32_t *where;      /* nn indices into order */
+    ttt__line *lines;    /* K = N: n rows, n columns, diagonal, anti-diagonal */
+    int8_t *cells;       /* nn marks, row-major */
+} ttt__board;
+
+#define TTT__PACK(row, col) (((int32_t)(row) << 16) | (int32_t)(col))
+#define TTT__ROW(packed) ((int)((packed) >> 16))
+#define TTT__COL(packed) ((int)((packed) & 0xffff))
+
+/* Bytes of the arrays behind a board of side n and win length k. */
+size_t ttt__board_bytes(int n, int k);
+/* Points the board at its arrays in mem (ttt__board_bytes bytes, aligned to
+ * 4) and records its geometry; the contents are left as they are. */
+void ttt__board_bind(ttt__board *board, int n, int k, void *mem);
+/* Empties the board and resets every counter. */
+void ttt__board_clear(ttt__board *board);
+/* Starts or stops tracking live K-windows (K < N); call on an empty board. */
+void ttt__board_track_live(ttt__board *board, int on);
+/* Place and lift for K < N (O(K) scans) and for early draw (live counts),
+ * out of line; the cell has already been moved in order[]. */
+int ttt__board_place_slow(ttt__board *board, int row, int col, int mark);
+void ttt__board_lift_slow(ttt__board *board, int row, int col, int mark);
+/* The completed line of at least K through (row, col) holding mark, first
+ * of row, column, diagonal, anti-diagonal; returns 1 and its ends, or 0. */
+int ttt__board_line_through(const ttt__board *board, int row, int col,
+                            int mark, int ends[4]);
+
+/* The move path is inline: every move of every game goes through it, and for
+ * K = N it is a swap in order[] plus at most four counter updates. */
+
+/* Makes the empty cell (row, col) the most recent placed cell: swap it to
+ * the top of the empty region, then shrink the region over it. */
+static inline void ttt__board_take(ttt__board *board, int row, int col)
+{
+    int n = board->n;
+    int32_t top = board->empty_count - 1;
+    int32_t slot = board->where[row * n + col];
+    int32_t moved = board->order[top];
+    board->order[slot] = moved;
+    board->where[TTT__ROW(moved) * n + TTT__COL(moved)] = slot;
+    board->order[top] = TTT__PACK(row, col);
+    board->where[row * n + col] = top;
+    board->empty_count = top;
+}
+
+/* Puts mark on the empty cell (row, col); returns 1 if that completed a line
+ * of K. The caller has checked the cell. Without early draw, K = N costs a
+ * swap, a store and two to four counter updates, all inline. */
+static inline int ttt__board_place(ttt__board *board, int row, int col,
+                                   int mark)
+{
+    ttt__board_take(board, row, col);
+    int n = board->n;
+    if (board->k != n || board->track_live)
+        return ttt__board_place_slow(board, row, col, mark);
+    board->cells[row * n + col] = (int8_t)mark;
+    ttt__line *lines = board->lines;
+    int full = mark * n;
+    int done = (lines[row].sum = (int16_t)(lines[row].sum + mark)) == full;
+    done |= (lines[n + col].sum = (int16_t)(lines[n + col].sum + mark)) == full;
+    /* The centre of an odd board lies on both diagonals: two ifs. */
+    if (row == col)
+        done |= (lines[2 * n].sum = (int16_t)(lines[2 * n].sum + mark)) == full;
+    if (row + col == n - 1)
+        done |= (lines[2 * n + 1].sum =
+                     (int16_t)(lines[2 * n + 1].sum + mark)) == full;
+    return done;
+}
+
+/* Removes the most recently placed mark; returns its packed cell. The board
+ * must not be empty. */
+static inline int32_t ttt__board_lift(ttt__board *board)
+{
+    int n = board->n;
+    int32_t packed = board->order[board->empty_count];
+    int row = TTT__ROW(packed), col = TTT__COL(packed);
+    int mark = board->cells[row * n + col];
+    board->cells[row * n + col] = TTT_EMPTY;
+    board->empty_count++;
+    if (board->k != n || board->track_live) {
+        ttt__board_lift_slow(board, row, col, mark);
+        return packed;
+    }
+    ttt__line *lines = board->lines;
+    lines[row].sum = (int16_t)(lines[row].sum - mark);
+    lines[n + col].sum = (int16_t)(lines[n + col].sum - mark);
+    if (row == col)
+        lines[2 * n].sum = (int16_t)(lines[2 * n].sum - mark);
+    if (row + col == n - 1)
+        lines[2 * n + 1].sum = (int16_t)(lines[2 * n + 1].sum - mark);
+    return packed;
+}
+
+#endif /* TTT_BOARD_H */
