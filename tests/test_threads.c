@@ -450,6 +450,14 @@ static void test_play_at_conflict_is_stale(void **unused)
     /* No request can be for a negative ply: that is a bad argument. */
     assert_int_equal(ttt_play_at(game, -1, TTT_X, 2, 2, NULL), TTT_E_RANGE);
     assert_int_equal(ttt_play_at(game, INT32_MIN, TTT_X, 2, 2, NULL), TTT_E_RANGE);
+    /* Off-board cells are never a retry of a played one, even those whose
+     * (row << 16 | col) packing would equal it: b2, (1, 1), packs to 65537.
+     * (An early version compared packed cells and took these for retries.) */
+    assert_int_equal(ttt_play_at(game, 1, TTT_O, 0, 0, NULL), TTT_OK);
+    assert_int_equal(ttt_play_at(game, 0, TTT_X, 0, 65537, NULL), TTT_E_STALE);
+    assert_int_equal(ttt_play_at(game, 0, TTT_X, 1, 65537, NULL), TTT_E_STALE);
+    assert_int_equal(ttt_play_at(game, 1, TTT_O, INT32_MIN, 0, NULL), TTT_E_STALE);
+    assert_int_equal(ttt_play_at(game, 1, TTT_O, -1, -1, NULL), TTT_E_STALE);
     /* A mark that is no mark is refused before the ply is looked at. */
     assert_int_equal(ttt_play_at(game, 0, 0, 1, 1, NULL), TTT_E_MARK);
 
