@@ -610,6 +610,47 @@ static void op_playout(input *in, slot *s)
     }
 }
 
+#ifdef TTT_SOLVE_VALUE_ONLY /* the engine's functions are declared */
+/* The random player: a move is an empty cell and the seed moves on only on
+ * success; a playout is a run of legal moves to the end, each announced. */
+static void op_random(input *in, slot *s)
+{
+    model *m = &s->m;
+    uint64_t seed = byte(in), before_seed = seed;
+    int row = -1, col = -1, state = 77;
+    if (byte(in) & 1) {
+        int status = ttt_random_move(s->game, &seed, &row, &col);
+        if (m->state != TTT_IN_PROGRESS) {
+            CHECK(status == TTT_E_GAME_OVER && seed == before_seed && row == -1);
+            return;
+        }
+        CHECK(status == TTT_OK && on_board(m, row, col));
+        CHECK(m->cells[row * m->n + col] == TTT_EMPTY && seed != before_seed);
+        return;
+    }
+    int ply = m->ply, events = s->events;
+    int status = ttt_random_playout(s->game, &seed, &state);
+    if (m->state != TTT_IN_PROGRESS) {
+        CHECK(status == TTT_E_GAME_OVER && state == 77);
+        return;
+    }
+    CHECK(status == TTT_OK);
+    /* Follow the moves it made in the model, which judges each one. */
+    int played = ttt_ply(s->game);
+    CHECK(played > ply);
+    m->redo = 0;
+    for (int i = ply; i < played; i++) {
+        int mark = 0;
+        CHECK(ttt_move_at(s->game, i, &mark, &row, &col) == TTT_OK);
+        CHECK(m->state == TTT_IN_PROGRESS && mark == mover_of(m->ply));
+        CHECK(on_board(m, row, col) && m->cells[row * m->n + col] == TTT_EMPTY);
+        model_place(m, row * m->n + col);
+    }
+    CHECK(m->state != TTT_IN_PROGRESS && state == m->state);
+    CHECK(s->events == events + (s->listening ? played - ply : 0));
+}
+#endif
+
 static void op_play_at(input *in, slot *s)
 {
     model *m = &s->m;
@@ -963,7 +1004,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         switch (op % 16) {
         case 1: op_play(&in, s); break;
         case 2: op_playout(&in, s); break;
-        case 3: case 4: op_play_empty(&in, s); break;
+        case 3: op_play_empty(&in, s); break;
+#ifdef TTT_SOLVE_VALUE_ONLY
+        case 4: op_random(&in, s); break;
+#else
+        case 4: op_play_empty(&in, s); break;
+#endif
         case 5: op_play_at(&in, s); break;
         case 6: op_undo(s); break;
         case 7: op_redo(s); break;
