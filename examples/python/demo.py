@@ -1,4 +1,4 @@
-"""demo.py - plays a short game of tic-tac-toe through the ctypes binding and prints it."""
+"""demo.py - plays a short game through the ctypes binding and prints it, then lets two perfect bots play."""
 
 import os
 import sys
@@ -29,6 +29,23 @@ def main():
         print(repr(game))
         print("result:", ttt.STATE_NAMES[state], "line", game.winning_line())
         print("record:", game.save(), end="")
+
+    if ttt.has_engine():
+        perfect_play()
+
+
+def perfect_play():
+    """The solver's verdict on the empty board, then a game between two perfect bots."""
+    with ttt.Game(3) as game:
+        solution = game.solve()
+        value = {ttt.VALUE_WIN: "win", ttt.VALUE_DRAW: "draw", ttt.VALUE_LOSS: "loss"}
+        print("solver: the empty board is a %s in %d plies" % (value[solution.value],
+                                                              solution.plies))
+        seed = ttt.Seed(2024)
+        while game.state == ttt.IN_PROGRESS:
+            game.play(*game.best_move(ttt.BOT_PERFECT, seed=seed))
+        print(game)
+        print("perfect play:", ttt.STATE_NAMES[game.state])
 
 
 if __name__ == "__main__":

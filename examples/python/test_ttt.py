@@ -263,6 +263,76 @@ class ListenerTest(unittest.TestCase):
         self.assertEqual(events, [])
 
 
+class EngineTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        if not ttt.has_engine():
+            raise unittest.SkipTest("this libttt has no engine")
+
+    def test_random_move_is_seeded_and_changes_nothing(self):
+        game = ttt.Game()
+        play_all(game, ["b2"])
+        record = game.save()
+        first, second = ttt.Seed(42), ttt.Seed(42)
+        move = game.random_move(first)
+        self.assertEqual(game.random_move(second), move)
+        self.assertEqual(first.value, second.value)
+        self.assertNotEqual(first.value, 42)
+        self.assertEqual(game.cell(*move), EMPTY)
+        self.assertEqual(game.save(), record)
+
+    def test_random_playout(self):
+        game = ttt.Game()
+        state = game.random_playout(ttt.Seed(7))
+        self.assertNotEqual(state, ttt.IN_PROGRESS)
+        self.assertEqual(game.state, state)
+        self.assertIn(game.ply, range(5, 10))
+        with self.assertRaises(ttt.GameOverError):
+            game.random_move(ttt.Seed(1))
+
+    def test_perft_and_positions_of_the_classic_game(self):
+        game = ttt.Game()
+        counts, by_length = game.perft(9)
+        self.assertEqual(counts, ttt.Counts(0, 131184, 77904, 46080))
+        self.assertEqual(by_length, [0, 0, 0, 0, 0, 1440, 5328, 47952, 72576, 127872])
+        counts, by_length = game.perft(2)
+        self.assertEqual((counts.in_progress, by_length), (72, [0, 0, 72]))
+        self.assertEqual(game.count_positions(9), ttt.Counts(4520, 626, 316, 16))
+
+    def test_solve(self):
+        game = ttt.Game()
+        solution = game.solve()
+        self.assertTrue(solution.complete)
+        self.assertEqual((solution.value, solution.plies), (ttt.VALUE_DRAW, 9))
+        self.assertEqual(len(solution.best), 9)  # every opening keeps the draw
+        play_all(game, ["a1", "a2", "b1", "b2"])
+        solution = game.solve()
+        self.assertEqual((solution.value, solution.plies, solution.best),
+                         (ttt.VALUE_WIN, 1, [(0, 2)]))
+        self.assertEqual(game.ply, 4)
+
+    def test_solve_within_a_budget(self):
+        solution = ttt.Game(4).solve(node_budget=50)
+        self.assertFalse(solution.complete)
+        self.assertEqual(solution.plies, -1)
+        self.assertLessEqual(solution.value_min, solution.value_max)
+        self.assertLessEqual(len(solution.best), 1)
+
+    def test_bots(self):
+        game = ttt.Game()
+        play_all(game, ["a1", "a2", "b1"])  # O must block c1
+        self.assertEqual(game.best_move(ttt.BOT_STRONG), (0, 2))
+        self.assertEqual(game.best_move(ttt.BOT_PERFECT, seed=ttt.Seed(3)), (0, 2))
+        row, col = game.best_move(ttt.BOT_RANDOM, seed=ttt.Seed(3))
+        self.assertEqual(game.cell(row, col), EMPTY)
+        with self.assertRaises(ttt.TttError) as caught:
+            game.best_move(ttt.BOT_RANDOM)  # the random bot needs a seed
+        self.assertEqual(caught.exception.code, ttt.E_INVALID)
+        with self.assertRaises(ttt.TttError) as caught:
+            game.best_move(99)
+        self.assertEqual(caught.exception.code, ttt.E_INVALID)
+
+
 class LifetimeTest(unittest.TestCase):
     def test_close_twice(self):
         game = ttt.Game()

@@ -21,6 +21,9 @@ EMPTY, X, O = 0, 1, -1
 IN_PROGRESS, X_WON, O_WON, DRAW = 0, 1, 2, 3
 RULE_MISERE, RULE_EARLY_DRAW = 1, 2
 EVENT_PLAY, EVENT_UNDO, EVENT_REDO, EVENT_RESET = 1, 2, 3, 4
+VALUE_LOSS, VALUE_DRAW, VALUE_WIN = -1, 0, 1
+BOT_RANDOM, BOT_STRONG, BOT_PERFECT = 0, 1, 2
+SOLVE_VALUE_ONLY = 1
 
 OK = 0
 E_INVALID = -1
@@ -50,6 +53,13 @@ STATE_NAMES = {IN_PROGRESS: "in progress", X_WON: "X won", O_WON: "O won",
                DRAW: "draw"}
 
 Event = collections.namedtuple("Event", "kind mark row col ply state")
+# Games or positions by the state they end in (perft, count_positions).
+Counts = collections.namedtuple("Counts", "in_progress x_won o_won draw")
+# ttt_solve's result; best is a list of (row, col). complete is False when
+# the node budget ran out: then value_min <= value <= value_max bounds the
+# true value, plies is -1 and best holds at most one move.
+Solution = collections.namedtuple(
+    "Solution", "value plies nodes value_min value_max best complete")
 
 
 # ---------------------------------------------------------------------------
@@ -114,6 +124,10 @@ class StaleError(TttError):
     """TTT_E_STALE: play_at for another ply, or another move at that ply."""
 
 
+class BudgetError(TttError):
+    """TTT_E_BUDGET: a search ran out of its node budget."""
+
+
 class ParseError(TttError):
     """TTT_E_PARSE: a malformed record or cell name (see .offset)."""
 
@@ -130,6 +144,7 @@ _ERRORS = {
     E_RULE: RuleError,
     E_RULES_LOCKED: RuleError,
     E_STALE: StaleError,
+    E_BUDGET: BudgetError,
     E_PARSE: ParseError,
 }
 
@@ -161,6 +176,13 @@ class _Event(ctypes.Structure):
                 ("ply", ctypes.c_int32), ("state", ctypes.c_int32)]
 
 
+class _Solution(ctypes.Structure):
+    """struct ttt_solution: size must be set to sizeof before the call."""
+    _fields_ = [("size", ctypes.c_size_t), ("value", ctypes.c_int32),
+                ("plies", ctypes.c_int32), ("nodes", ctypes.c_uint64),
+                ("value_min", ctypes.c_int32), ("value_max", ctypes.c_int32)]
+
+
 _GameP = ctypes.POINTER(_Game)
 _LISTENER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(_Event))
 
@@ -168,6 +190,7 @@ _int, _size, _char_p = ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p
 _int_p = ctypes.POINTER(ctypes.c_int)
 _size_p = ctypes.POINTER(ctypes.c_size_t)
 _buf = ctypes.POINTER(ctypes.c_char)  # a writable char buffer
+_u64, _u64_p = ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)
 
 # name: (restype, argtypes)
 _PROTOTYPES = {
@@ -202,6 +225,17 @@ _PROTOTYPES = {
                              ctypes.POINTER(_GameP), _size_p]),
 }
 
+# The engine: declared only where the library has it (see has_engine).
+_ENGINE_PROTOTYPES = {
+    "ttt_random_move": (_int, [_GameP, _u64_p, _int_p, _int_p]),
+    "ttt_random_playout": (_int, [_GameP, _u64_p, _int_p]),
+    "ttt_perft": (_int, [_GameP, _int, _size, _u64_p, _u64_p, _size, _size_p]),
+    "ttt_count_positions": (_int, [_GameP, _int, _size, _u64_p]),
+    "ttt_solve": (_int, [_GameP, _u64, _size, _int, ctypes.POINTER(_Solution),
+                         ctypes.POINTER(ctypes.c_int32), _size, _size_p]),
+    "ttt_best_move": (_int, [_GameP, _int, _u64, _u64_p, _int_p, _int_p]),
+}
+
 _libraries = {}
 
 
@@ -213,12 +247,20 @@ def load_library(path=None):
     lib = _libraries.get(path)
     if lib is None:
         lib = ctypes.CDLL(path)
-        for name, (restype, argtypes) in _PROTOTYPES.items():
+        prototypes = dict(_PROTOTYPES)
+        if hasattr(lib, "ttt_solve"):
+            prototypes.update(_ENGINE_PROTOTYPES)
+        for name, (restype, argtypes) in prototypes.items():
             function = getattr(lib, name)
             function.restype = restype
             function.argtypes = argtypes
         _libraries[path] = lib
     return lib
+
+
+def has_engine(lib_path=None):
+    """True if the library has the engine (solve, best_move, perft, ...)."""
+    return hasattr(load_library(lib_path), "ttt_solve")
 
 
 def version(lib_path=None):
@@ -252,6 +294,24 @@ def _parse_cell(lib, name):
     if used.value != len(data):
         _check(lib, E_PARSE, used.value)
     return row.value, col.value
+
+
+class Seed:
+    """A caller-owned 64-bit random seed; the engine advances it in place."""
+
+    def __init__(self, value=0):
+        self._c = ctypes.c_uint64(value % 2 ** 64)
+
+    @property
+    def value(self):
+        return self._c.value
+
+    def __repr__(self):
+        return "Seed(%d)" % self.value
+
+
+def _seed_ref(seed):
+    return None if seed is None else ctypes.byref(seed._c)
 
 
 # ---------------------------------------------------------------------------
@@ -450,6 +510,68 @@ class Game:
             return None
         _check(self._lib, status)
         return (ends[0].value, ends[1].value), (ends[2].value, ends[3].value)
+
+    # -- engine: random player, perft, solver and bots --
+
+    def random_move(self, seed):
+        """A uniformly random empty cell (row, col); seed (a Seed) advances."""
+        row, col = ctypes.c_int(), ctypes.c_int()
+        _check(self._lib, self._lib.ttt_random_move(
+            self._h(), _seed_ref(seed), ctypes.byref(row), ctypes.byref(col)))
+        return row.value, col.value
+
+    def random_playout(self, seed):
+        """Plays random moves to the end of the game; returns the final state."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_random_playout(
+            self._h(), _seed_ref(seed), ctypes.byref(state)))
+        return state.value
+
+    def perft(self, depth, table_bytes=0):
+        """Counts every game from here to its end or depth plies.
+        Returns (Counts, by_length): by_length[i] counts games of i plies."""
+        counts = (ctypes.c_uint64 * 4)()
+        capacity = min(max(depth, 0), self.size ** 2) + 1
+        by_length = (ctypes.c_uint64 * capacity)()
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_perft(
+            self._h(), _c_int(depth), table_bytes, counts, by_length, capacity,
+            ctypes.byref(length)))
+        return Counts(*counts), list(by_length[:length.value])
+
+    def count_positions(self, depth, table_bytes=0):
+        """Counts the distinct positions within depth plies, by state."""
+        counts = (ctypes.c_uint64 * 4)()
+        _check(self._lib, self._lib.ttt_count_positions(
+            self._h(), _c_int(depth), table_bytes, counts))
+        return Counts(*counts)
+
+    def solve(self, node_budget=0, table_bytes=0, value_only=False):
+        """Solves the position for the player to move: a Solution. If the
+        budget runs out, the Solution has complete=False (no exception)."""
+        out = _Solution(size=ctypes.sizeof(_Solution))
+        best = (ctypes.c_int32 * (self.size ** 2))()
+        best_len = ctypes.c_size_t()
+        status = self._lib.ttt_solve(
+            self._h(), node_budget, table_bytes,
+            SOLVE_VALUE_ONLY if value_only else 0, ctypes.byref(out), best,
+            len(best), ctypes.byref(best_len))
+        if status != E_BUDGET:
+            _check(self._lib, status)
+        n = self.size
+        return Solution(out.value, out.plies, out.nodes, out.value_min,
+                        out.value_max,
+                        [divmod(cell, n) for cell in best[:best_len.value]],
+                        status == OK)
+
+    def best_move(self, level=BOT_STRONG, node_budget=0, seed=None):
+        """The bot's move (row, col) for the player to move; does not play it.
+        seed (a Seed) breaks ties and is required for BOT_RANDOM."""
+        row, col = ctypes.c_int(), ctypes.c_int()
+        _check(self._lib, self._lib.ttt_best_move(
+            self._h(), _c_int(level), node_budget, _seed_ref(seed),
+            ctypes.byref(row), ctypes.byref(col)))
+        return row.value, col.value
 
     # -- events --
 

@@ -1,5 +1,6 @@
 //! build.rs - links the static libttt.a found in the directory named by LIBTTT_LIB_DIR.
 use std::env;
+use std::fs;
 use std::path::PathBuf;
 
 fn main() {
@@ -25,5 +26,13 @@ fn main() {
     }
     // For crates that build C against the header: DEP_TTT_INCLUDE.
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap());
-    println!("cargo:include={}", manifest.join("../../include").display());
+    let include = manifest.join("../../include");
+    println!("cargo:include={}", include.display());
+    // Bind the engine (solver, bots, perft) where the header declares it.
+    let header = include.join("ttt.h");
+    println!("cargo:rerun-if-changed={}", header.display());
+    println!("cargo:rustc-check-cfg=cfg(ttt_engine)");
+    if matches!(fs::read_to_string(&header), Ok(h) if h.contains("ttt_solve(")) {
+        println!("cargo:rustc-cfg=ttt_engine");
+    }
 }

@@ -1,4 +1,4 @@
-//! demo.rs - plays a short game through the safe bindings and prints it (cargo run --example demo).
+//! demo.rs - plays a game through the safe bindings, then two perfect bots (cargo run --example demo).
 use ttt::{Event, Game, State};
 
 fn main() -> Result<(), ttt::Error> {
@@ -26,5 +26,26 @@ fn main() -> Result<(), ttt::Error> {
     println!("{game}");
     println!("result: {:?}, line {:?}", state, game.winning_line());
     print!("record: {}", game.save()?);
+    #[cfg(ttt_engine)]
+    perfect_play()?;
+    Ok(())
+}
+
+/// The solver's verdict on the empty board, then a game between two perfect bots.
+#[cfg(ttt_engine)]
+fn perfect_play() -> Result<(), ttt::Error> {
+    let mut game = Game::new(3, 0)?;
+    let solution = game.solve(0, 0, false)?;
+    println!(
+        "solver: the empty board is a {:?} in {} plies",
+        solution.value,
+        solution.plies.unwrap_or(0)
+    );
+    let mut seed = 2024;
+    while !game.state().is_over() {
+        let (row, col) = game.best_move(ttt::Bot::Perfect, 0, Some(&mut seed))?;
+        game.play(row, col)?;
+    }
+    println!("{game}\nperfect play: {:?}", game.state());
     Ok(())
 }

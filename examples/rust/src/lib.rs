@@ -20,6 +20,12 @@
 
 pub mod sys;
 
+// The engine (random player, perft, solver, bots), where ttt.h declares it.
+#[cfg(ttt_engine)]
+mod engine;
+#[cfg(ttt_engine)]
+pub use engine::{Bot, Counts, Solution, Value};
+
 use std::any::Any;
 use std::ffi::CStr;
 use std::fmt;

@@ -25,6 +25,18 @@ pub struct ttt_event {
     pub state: i32,
 }
 
+/// The result of ttt_solve: set size to `size_of::<ttt_solution>()` first.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ttt_solution {
+    pub size: usize,
+    pub value: i32,
+    pub plies: i32,
+    pub nodes: u64,
+    pub value_min: i32,
+    pub value_max: i32,
+}
+
 pub type ttt_listener = Option<unsafe extern "C" fn(user: *mut c_void, event: *const ttt_event)>;
 
 pub const TTT_VERSION_MAJOR: c_int = 1;
@@ -66,6 +78,16 @@ pub const TTT_MAX_SIZE: c_int = 1024;
 
 pub const TTT_RULE_MISERE: c_int = 1;
 pub const TTT_RULE_EARLY_DRAW: c_int = 2;
+
+pub const TTT_VALUE_LOSS: i32 = -1;
+pub const TTT_VALUE_DRAW: i32 = 0;
+pub const TTT_VALUE_WIN: i32 = 1;
+
+pub const TTT_SOLVE_VALUE_ONLY: c_int = 1;
+
+pub const TTT_BOT_RANDOM: c_int = 0;
+pub const TTT_BOT_STRONG: c_int = 1;
+pub const TTT_BOT_PERFECT: c_int = 2;
 
 pub const TTT_EVENT_PLAY: i32 = 1;
 pub const TTT_EVENT_UNDO: i32 = 2;
@@ -177,5 +199,46 @@ extern "C" {
         alloc: *const ttt_allocator,
         out: *mut *mut ttt_game,
         error_offset: *mut usize,
+    ) -> c_int;
+
+    pub fn ttt_random_move(
+        game: *const ttt_game,
+        seed: *mut u64,
+        row: *mut c_int,
+        col: *mut c_int,
+    ) -> c_int;
+    pub fn ttt_random_playout(game: *mut ttt_game, seed: *mut u64, state: *mut c_int) -> c_int;
+    pub fn ttt_perft(
+        game: *const ttt_game,
+        depth: c_int,
+        table_bytes: usize,
+        counts: *mut u64,
+        by_length: *mut u64,
+        by_length_capacity: usize,
+        by_length_len: *mut usize,
+    ) -> c_int;
+    pub fn ttt_count_positions(
+        game: *const ttt_game,
+        depth: c_int,
+        table_bytes: usize,
+        counts: *mut u64,
+    ) -> c_int;
+    pub fn ttt_solve(
+        game: *const ttt_game,
+        node_budget: u64,
+        table_bytes: usize,
+        flags: c_int,
+        out: *mut ttt_solution,
+        best: *mut i32,
+        best_capacity: usize,
+        best_len: *mut usize,
+    ) -> c_int;
+    pub fn ttt_best_move(
+        game: *const ttt_game,
+        level: c_int,
+        node_budget: u64,
+        seed: *mut u64,
+        row: *mut c_int,
+        col: *mut c_int,
     ) -> c_int;
 }
