@@ -331,6 +331,162 @@ TTT_API int ttt_game_load(const char *text, size_t len,
                           const ttt_allocator *alloc, ttt_game **out,
                           size_t *error_offset);
 
+/* ------------------------------------------------------------------------ */
+/* Engine: random player, perft, solver and bots                             */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * These functions read a game and never change it (ttt_random_playout, which
+ * plays, is the exception). They copy what they need under the game's lock
+ * and search without holding it. They read no clock and keep no state
+ * between calls: the same arguments give the same answer on every platform.
+ * Memory for tables and search boards comes from the game's allocator
+ * (malloc for a game built with ttt_game_init) and is released before the
+ * call returns; the random player never allocates.
+ *
+ * Random numbers come from a caller-owned uint64_t seed, any value, advanced
+ * by splitmix64:
+ *     seed += 0x9E3779B97F4A7C15;
+ *     z = seed;
+ *     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+ *     z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+ *     return z ^ (z >> 31);
+ * A number below a bound b is the high 64 bits of the 128-bit product
+ * next() * b, drawing again while the low 64 bits are below 2^64 mod b
+ * (Lemire's method: exactly uniform). Cells are numbered row * size + col.
+ */
+
+/* A move chosen uniformly among the empty cells, into *row and *col; the
+ * seed advances. The choice is an index into the game's list of empty
+ * cells, whose order depends on the moves and undos made so far, so the same
+ * seed and the same calls give the same move. O(1), no allocation.
+ * TTT_E_GAME_OVER if the game has ended. */
+TTT_API int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row,
+                            int *col);
+
+/* Plays random moves (ttt_random_move, then ttt_play: history, events and
+ * all) until the game ends; *state (may be NULL) receives the final state.
+ * TTT_E_GAME_OVER if the game had already ended. Should another thread move
+ * on the same game meanwhile, the first failing ttt_play status is returned
+ * and the moves already made stay. */
+TTT_API int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state);
+
+/*
+ * Perft: counts every game (every sequence of legal moves) from the game's
+ * position, played to its end or to `depth` plies, whichever comes first.
+ * counts[] is indexed by the state the game is in at that point:
+ *   counts[TTT_X_WON], counts[TTT_O_WON], counts[TTT_DRAW], and
+ *   counts[TTT_IN_PROGRESS]: games still open after depth plies.
+ * by_length[i] (i = 0 .. *by_length_len - 1) counts the games that end
+ * after exactly i plies, plus, at i = depth, those still open; *by_length_len
+ * is min(depth, empty cells) + 1, or 1 for a finished game (which counts as
+ * one game of length 0). Pass by_length NULL, by_length_capacity 0 and
+ * by_length_len NULL to skip the lengths; TTT_E_BUFFER (with
+ * *by_length_len set, nothing else written) if the capacity is too small.
+ * Games are counted through transpositions, a ply at a time over the
+ * distinct positions, so the cost follows the number of positions: the
+ * whole 4x4 game (about 10^13 games, ten million positions) takes seconds.
+ * The position maps may use up to table_bytes (0 means 1 GiB); beyond that,
+ * TTT_E_NOMEM. TTT_E_OVERFLOW if a count exceeds 2^64 - 1; TTT_E_INVALID for
+ * a NULL game or counts, or a negative depth. The rules (misère, early draw)
+ * are the game's.
+ */
+TTT_API int ttt_perft(const ttt_game *game, int depth, size_t table_bytes,
+                      uint64_t counts[4], uint64_t *by_length,
+                      size_t by_length_capacity, size_t *by_length_len);
+
+/* Counts the distinct positions (boards) reachable from the game's position
+ * in at most depth plies, itself included, by their state: counts[TTT_X_WON],
+ * counts[TTT_O_WON], counts[TTT_DRAW] (finished positions) and
+ * counts[TTT_IN_PROGRESS]. From the empty 3x3 board: 5478 positions, of which
+ * 626 won by X, 316 by O and 16 drawn. Memory and errors as ttt_perft. */
+TTT_API int ttt_count_positions(const ttt_game *game, int depth,
+                                size_t table_bytes, uint64_t counts[4]);
+
+/* Game values, always for the player to move. */
+#define TTT_VALUE_LOSS (-1)
+#define TTT_VALUE_DRAW 0
+#define TTT_VALUE_WIN 1
+
+/* ttt_solve flags. VALUE_ONLY skips the second pass: plies stays -1 and
+ * best holds one move that achieves the value. */
+#define TTT_SOLVE_VALUE_ONLY 1
+
+/* The result of ttt_solve. Set size to sizeof(ttt_solution) before the call;
+ * the library writes only the fields that fit in size bytes, and new fields
+ * are only ever added at the end. */
+typedef struct ttt_solution {
+    size_t size;
+    int32_t value;     /* TTT_VALUE_* for the player to move */
+    int32_t plies;     /* plies to the end under optimal play, or -1 */
+    uint64_t nodes;    /* positions searched */
+    int32_t value_min; /* proven bounds: value_min <= true value <= value_max; */
+    int32_t value_max; /* equal to value once the value is known */
+} ttt_solution;
+
+/*
+ * Solves the game's position exactly: its value for the player to move
+ * (win, draw or loss under perfect play by both), the plies to the end
+ * (the fastest win; the slowest loss; for a draw the plies until the board
+ * is full, or under the early-draw rule the shortest drawn ending reachable
+ * by value-keeping moves), and every optimal move: for a win those that win
+ * fastest, for a loss those that lose slowest, for a draw those that keep
+ * the draw. best receives them as cells (row * size + col), ascending, and
+ * *best_len their number; a capacity of size * size always suffices.
+ * best may be NULL with best_capacity 0 and best_len NULL.
+ *
+ * The value comes first (negamax alpha-beta with a transposition table keyed
+ * by the eight symmetries of the board, threat detection and dead-window
+ * pruning); the plies and the optimal moves come from a second pass, which
+ * costs more and is skipped with TTT_SOLVE_VALUE_ONLY.
+ *
+ * node_budget caps the positions searched (0: no cap). If it runs out, the
+ * call returns TTT_E_BUDGET having written what it knows: value_min and
+ * value_max bound the value (value = value_min), plies is -1 and best holds
+ * at most one move, one that achieves value_min if any was proven, else
+ * the search's first choice. If the value was found but not the second pass,
+ * value_min = value_max = value.
+ * table_bytes caps the transposition table (0: 64 MiB); the table is also
+ * never larger than the position or the budget can use. Positions more than
+ * 1024 plies from their end stop with TTT_E_BUDGET. For boards beyond 40
+ * cells the table keys are 64-bit hashes, exact for smaller boards.
+ *
+ * A finished game: value for the player who would move next (the loser of a
+ * won game, or the winner in misère), plies 0, no moves, nodes 0.
+ * Errors: TTT_E_INVALID (NULL game or out, out->size below the first
+ * release's struct, unknown flags, NULL best with a capacity, best without
+ * best_len), TTT_E_NOMEM, TTT_E_BUFFER (with *best_len set, nothing else
+ * written).
+ */
+TTT_API int ttt_solve(const ttt_game *game, uint64_t node_budget,
+                      size_t table_bytes, int flags, ttt_solution *out,
+                      int32_t *best, size_t best_capacity, size_t *best_len);
+
+/* Bot levels for ttt_best_move. */
+#define TTT_BOT_RANDOM 0  /* ttt_random_move */
+#define TTT_BOT_STRONG 1  /* heuristic search within a node budget */
+#define TTT_BOT_PERFECT 2 /* an optimal move of ttt_solve */
+
+/*
+ * The bot's move for the player to move, into *row and *col.
+ *   TTT_BOT_PERFECT: one of ttt_solve's optimal moves, chosen uniformly with
+ *     the seed. node_budget 0 means unlimited; if it runs out, TTT_E_BUDGET.
+ *     Perfect play is practical up to about 4x4 and 5x5 with K = 4.
+ *   TTT_BOT_STRONG: for any board. With 16 or fewer empty cells it first
+ *     tries the exact solver with half the budget (and then plays perfectly);
+ *     otherwise, or if that runs out, iterative-deepening alpha-beta over the
+ *     window weights within the budget (0 means 100000 positions, about
+ *     0.1 s). Always takes a win in one, always blocks a win in one, sees
+ *     double threats. The seed breaks ties among equal moves.
+ *   TTT_BOT_RANDOM: ttt_random_move; the seed is required.
+ * seed may be NULL for STRONG and PERFECT: ties then go to the first move.
+ * The seed advances only on success. TTT_E_GAME_OVER if the game has ended;
+ * TTT_E_INVALID for a NULL game, row or col, or an unknown level.
+ */
+TTT_API int ttt_best_move(const ttt_game *game, int level,
+                          uint64_t node_budget, uint64_t *seed, int *row,
+                          int *col);
+
 #ifdef __cplusplus
 }
 #endif
