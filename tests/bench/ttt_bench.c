@@ -91,11 +91,76 @@ typedef uint64_t (*bench_body)(void *ctx, uint64_t reps);
 #define BENCH_BODY static uint64_t
 #endif
 
-typedef struct measurement {
-    double median; /* ns per operation */
-    double spread; /* (max - min) / median over the samples */
-    uint64_t ops;  /* operations in one sample */
-} measurement;
+/*
+ * One timed benchmark case: a body and its context, calibrated once, then
+ * sampled. All cases are sampled in rounds (one sample of every case per
+ * round), so a burst of load from other processes spoils one sample of
+ * each case, which the median discards, instead of every sample of the one
+ * case that was running; the ratios between cases come from the same
+ * stretches of time.
+ */
+#define MAX_SAMPLES 16
+
+typedef struct bench_case {
+    const char *bench; /* benchmark name */
+    int n, k;          /* board; k is 0 when it does not apply */
+    int flags;         /* solve flags */
+    int shown;         /* 0: measured only for another benchmark's ratio */
+    bench_body body;
+    void *ctx;
+    void (*release)(void *ctx);
+    uint64_t reps;     /* per sample, from calibration */
+    uint64_t ops;      /* operations in one sample */
+    double per_op[MAX_SAMPLES];
+    double median;     /* ns per operation */
+    double spread;     /* (max - min) / median, or -1 for one sample */
+} bench_case;
+
+typedef struct case_list {
+    bench_case *items;
+    int count, capacity;
+} case_list;
+
+static bench_case *add_case(case_list *list, const char *bench, int n, int k,
+                            bench_body body, void *ctx,
+                            void (*release)(void *ctx))
+{
+    if (list->count == list->capacity) {
+        list->capacity = list->capacity ? 2 * list->capacity : 32;
+        list->items = realloc(list->items,
+                              (size_t)list->capacity * sizeof *list->items);
+        if (!list->items)
+            die("out of memory");
+    }
+    bench_case *c = &list->items[list->count++];
+    memset(c, 0, sizeof *c);
+    c->bench = bench;
+    c->n = n;
+    c->k = k;
+    c->shown = 1;
+    c->body = body;
+    c->ctx = ctx;
+    c->release = release;
+    return c;
+}
+
+static void free_cases(case_list *list)
+{
+    for (int i = 0; i < list->count; i++)
+        list->items[i].release(list->items[i].ctx);
+    free(list->items);
+}
+
+static bench_case *find_case(const case_list *list, const char *bench, int n,
+                             int k)
+{
+    for (int i = 0; i < list->count; i++) {
+        bench_case *c = &list->items[i];
+        if (strcmp(c->bench, bench) == 0 && c->n == n && c->k == k)
+            return c;
+    }
+    return NULL;
+}
 
 static int compare_double(const void *a, const void *b)
 {
@@ -103,21 +168,14 @@ static int compare_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static measurement measure(const options *opt, bench_body body, void *ctx)
+/* Grows reps until one run of the body lasts the target time; that run
+ * also warms the case's caches and branch predictors. */
+static void calibrate(const options *opt, bench_case *c)
 {
-    measurement m = {0, 0, 0};
-    if (opt->reps) {
-        /* Fixed work for a profiler: the same instructions on every run. */
-        int64_t start = now_ns();
-        m.ops = body(ctx, opt->reps);
-        m.median = (double)(now_ns() - start) / (double)m.ops;
-        m.spread = -1; /* one sample: no spread to show */
-        return m;
-    }
     uint64_t reps = 1;
     for (;;) {
         int64_t start = now_ns();
-        body(ctx, reps);
+        c->body(c->ctx, reps);
         int64_t elapsed = now_ns() - start;
         if (elapsed >= opt->target_ns)
             break;
@@ -131,17 +189,46 @@ static measurement measure(const options *opt, bench_body body, void *ctx)
             scale = 100.0;
         reps = (uint64_t)((double)reps * scale);
     }
-    double per_op[16];
-    for (int s = 0; s < opt->samples; s++) {
-        int64_t start = now_ns();
-        m.ops = body(ctx, reps);
-        int64_t elapsed = now_ns() - start;
-        per_op[s] = (double)elapsed / (double)m.ops;
+    c->reps = reps;
+}
+
+static void sample(bench_case *c, int s, int warm)
+{
+    /* The case before this one left its own data in the caches; a short
+     * untimed run brings this case's back, where a unit of work is small
+     * enough for that to be cheap. */
+    if (warm && c->reps >= 16)
+        c->body(c->ctx, c->reps / 16);
+    int64_t start = now_ns();
+    c->ops = c->body(c->ctx, c->reps);
+    c->per_op[s] = (double)(now_ns() - start) / (double)c->ops;
+}
+
+static void run_cases(const options *opt, case_list *list)
+{
+    if (opt->reps) {
+        /* Fixed work for a profiler: the same instructions on every run. */
+        for (int i = 0; i < list->count; i++) {
+            bench_case *c = &list->items[i];
+            c->reps = opt->reps;
+            sample(c, 0, 0);
+            c->median = c->per_op[0];
+            c->spread = -1; /* one sample: no spread to show */
+        }
+        return;
     }
-    qsort(per_op, (size_t)opt->samples, sizeof per_op[0], compare_double);
-    m.median = per_op[opt->samples / 2];
-    m.spread = (per_op[opt->samples - 1] - per_op[0]) / m.median;
-    return m;
+    for (int i = 0; i < list->count; i++)
+        calibrate(opt, &list->items[i]);
+    for (int s = 0; s < opt->samples; s++)
+        for (int i = 0; i < list->count; i++)
+            sample(&list->items[i], s, 1);
+    for (int i = 0; i < list->count; i++) {
+        bench_case *c = &list->items[i];
+        qsort(c->per_op, (size_t)opt->samples, sizeof c->per_op[0],
+              compare_double);
+        c->median = c->per_op[opt->samples / 2];
+        c->spread = (c->per_op[opt->samples - 1] - c->per_op[0]) / c->median;
+    }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -288,23 +375,45 @@ BENCH_BODY body_play_undo(void *ctx_, uint64_t reps)
     return reps * (uint64_t)len;
 }
 
-/* Measures one board with the library; returns ns per play + undo. */
-static double run_play_undo(const options *opt, const char *bench, int n,
-                            int k, int max_len)
+/* One play/undo cycle fills the board, up to this many moves on big
+ * boards: enough to spread over the whole board, small enough to repeat
+ * many times a sample. */
+#define MAX_SEQUENCE 4096
+
+/* A sequence that lives as long as the program, seeded by the board. */
+static sequence *board_sequence(int n, int k)
 {
-    sequence seq = make_sequence(n, k, max_len, 0x5eed0000u + (uint64_t)n);
-    play_ctx ctx = {new_game(n, k), &seq};
-    measurement m = measure(opt, body_play_undo, &ctx);
-    char param[64];
-    if (k == n)
-        snprintf(param, sizeof param, "N=%d", n);
-    else
-        snprintf(param, sizeof param, "N=%d K=%d", n, k);
-    if (bench)
-        print_row(opt, bench, param, m.median, 2, "ns/play+undo", m.spread);
-    ttt_game_free(ctx.game);
-    free(seq.moves);
-    return m.median;
+    sequence *seq = malloc(sizeof *seq);
+    if (!seq)
+        die("out of memory");
+    *seq = make_sequence(n, k, MAX_SEQUENCE, 0x5eed0000u + (uint64_t)n);
+    return seq;
+}
+
+static void free_sequence(const sequence *seq)
+{
+    free(seq->moves);
+    free((sequence *)seq);
+}
+
+static void free_play(void *ctx_)
+{
+    play_ctx *ctx = ctx_;
+    ttt_game_free(ctx->game);
+    free_sequence(ctx->seq);
+    free(ctx);
+}
+
+/* Adds a play/undo case on an N x N board with K in a row. */
+static bench_case *add_play_undo(case_list *list, const char *bench, int n,
+                                 int k)
+{
+    play_ctx *ctx = malloc(sizeof *ctx);
+    if (!ctx)
+        die("out of memory");
+    ctx->game = new_game(n, k);
+    ctx->seq = board_sequence(n, k);
+    return add_case(list, bench, n, k, body_play_undo, ctx, free_play);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -379,10 +488,18 @@ BENCH_BODY body_rescan(void *ctx_, uint64_t reps)
     return reps * (uint64_t)ctx->len;
 }
 
-/* Measures the baseline on the play_undo sequence of an N x N board. */
-static double run_rescan(const options *opt, int n, int max_len)
+static void free_rescan(void *ctx_)
 {
-    sequence seq = make_sequence(n, n, max_len, 0x5eed0000u + (uint64_t)n);
+    rescan_ctx *ctx = ctx_;
+    free(ctx->cells);
+    free_sequence(ctx->seq);
+    free(ctx);
+}
+
+/* Adds the baseline on the play_undo sequence of an N x N board. */
+static void add_rescan(case_list *list, const options *opt, int n)
+{
+    const sequence *seq = board_sequence(n, n);
     size_t nn = (size_t)n * (size_t)n;
     /* Each move reads about 2 N^2 + 2 N cells; cap one pass at about 2^25
      * reads (fewer with --quick) so N = 1000 finishes. The cost per move
@@ -391,18 +508,17 @@ static double run_rescan(const options *opt, int n, int max_len)
     int64_t len = budget / (int64_t)(2 * nn + 2 * (size_t)n);
     if (len < 4)
         len = 4;
-    if (len > seq.len)
-        len = seq.len;
-    rescan_ctx ctx = {calloc(nn, 1), &seq, (int)len};
-    if (!ctx.cells)
+    if (len > seq->len)
+        len = seq->len;
+    rescan_ctx *ctx = malloc(sizeof *ctx);
+    if (!ctx)
         die("out of memory");
-    measurement m = measure(opt, body_rescan, &ctx);
-    char param[64];
-    snprintf(param, sizeof param, "N=%d", n);
-    print_row(opt, "rescan", param, m.median, 2, "ns/move", m.spread);
-    free(ctx.cells);
-    free(seq.moves);
-    return m.median;
+    ctx->cells = calloc(nn, 1);
+    ctx->seq = seq;
+    ctx->len = (int)len;
+    if (!ctx->cells)
+        die("out of memory");
+    add_case(list, "rescan", n, n, body_rescan, ctx, free_rescan);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -413,12 +529,8 @@ typedef struct playout_ctx {
     uint64_t seed;
     uint64_t plies;    /* total plies over all games, for plies per game */
     uint64_t games;
-    int32_t *empty;    /* bench-side random player only: the empty cells */
-    int32_t *all;      /* every cell packed as (row << 16) | col */
 } playout_ctx;
 
-#ifdef TTT_BENCH_HAVE_RANDOM
-#define PLAYOUT_UNIT "games/s"
 /* One game: reset, then the library's seeded random player to the end. */
 BENCH_BODY body_playout(void *ctx_, uint64_t reps)
 {
@@ -438,65 +550,36 @@ BENCH_BODY body_playout(void *ctx_, uint64_t reps)
     ctx->games += reps;
     return reps;
 }
-#else
-#define PLAYOUT_UNIT "games/s (bench rng)"
-/*
- * The library's random player (ttt_random_playout) is not in this ttt.h
- * yet; until it is, the benchmark picks uniformly among its own list of
- * empty cells and plays through ttt_play, so the figure is an upper bound
- * on what the library's player will cost.
- */
-BENCH_BODY body_playout(void *ctx_, uint64_t reps)
+
+static void free_playout(void *ctx_)
 {
     playout_ctx *ctx = ctx_;
-    ttt_game *game = ctx->game;
-    int n = ttt_size(game);
-    int nn = n * n;
-    uint64_t plies = 0;
-    for (uint64_t r = 0; r < reps; r++) {
-        if (ttt_game_reset(game) != TTT_OK)
-            die("ttt_game_reset failed");
-        memcpy(ctx->empty, ctx->all, (size_t)nn * sizeof *ctx->empty);
-        int left = nn, mark = TTT_X, state = TTT_IN_PROGRESS;
-        while (state == TTT_IN_PROGRESS) {
-            uint32_t pick = random_below(&ctx->seed, (uint32_t)left);
-            int32_t cell = ctx->empty[pick];
-            ctx->empty[pick] = ctx->empty[--left];
-            int rc = ttt_play(game, mark, cell >> 16, cell & 0xffff, &state);
-            if (rc != TTT_OK)
-                die("playout: ttt_play status %d", rc);
-            mark = -mark;
-        }
-        plies += (uint64_t)(nn - left);
-    }
-    ctx->plies += plies;
-    ctx->games += reps;
-    return reps;
+    ttt_game_free(ctx->game);
+    free(ctx);
 }
-#endif
 
-static double run_playout(const options *opt, int n, int k)
+static void add_playout(case_list *list, int n, int k)
 {
-    playout_ctx ctx = {new_game(n, k), 0x0123456789abcdefu, 0, 0, NULL, NULL};
-    ctx.empty = malloc((size_t)n * (size_t)n * sizeof *ctx.empty);
-    ctx.all = malloc((size_t)n * (size_t)n * sizeof *ctx.all);
-    if (!ctx.empty || !ctx.all)
+    playout_ctx *ctx = malloc(sizeof *ctx);
+    if (!ctx)
         die("out of memory");
-    for (int i = 0; i < n * n; i++)
-        ctx.all[i] = ((i / n) << 16) | (i % n);
-    measurement m = measure(opt, body_playout, &ctx);
+    ctx->game = new_game(n, k);
+    ctx->seed = 0x0123456789abcdefu;
+    ctx->plies = ctx->games = 0;
+    add_case(list, "playout", n, k, body_playout, ctx, free_playout);
+}
+
+static void report_playout(const options *opt, const bench_case *c)
+{
+    const playout_ctx *ctx = c->ctx;
     char param[64];
-    snprintf(param, sizeof param, "N=%d K=%d", n, k);
-    print_row(opt, "playout", param, 1e9 / m.median, 0, PLAYOUT_UNIT,
-              m.spread);
-    print_row(opt, "playout", param, m.median, 1, "ns/game", -1);
-    double plies = (double)ctx.plies / (double)ctx.games;
+    snprintf(param, sizeof param, "N=%d K=%d", c->n, c->k);
+    print_row(opt, "playout", param, 1e9 / c->median, 0, "games/s",
+              c->spread);
+    print_row(opt, "playout", param, c->median, 1, "ns/game", -1);
+    double plies = (double)ctx->plies / (double)ctx->games;
     print_row(opt, "playout", param, plies, 2, "plies/game", -1);
-    print_row(opt, "playout", param, m.median / plies, 2, "ns/ply", -1);
-    free(ctx.empty);
-    free(ctx.all);
-    ttt_game_free(ctx.game);
-    return 1e9 / m.median;
+    print_row(opt, "playout", param, c->median / plies, 2, "ns/ply", -1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -571,7 +654,6 @@ static double allocations_per_move(int n, int k, double *bytes_per_move,
             die("memory: reset failed");
         moves += 3 * (uint64_t)seq.len;
     }
-#ifdef TTT_BENCH_HAVE_RANDOM
     /* Random games too, about 10^5 of their moves; skipped on boards whose
      * one game alone (up to N^2 moves) would be longer than that. */
     uint64_t seed = 42, random_moves = 0;
@@ -583,7 +665,6 @@ static double allocations_per_move(int n, int k, double *bytes_per_move,
         random_moves += (uint64_t)ttt_ply(game);
     }
     moves += random_moves;
-#endif
     ttt_game_free(game);
     free(seq.moves);
     if (count.frees != 1)
@@ -626,11 +707,12 @@ static void run_memory(const options *opt, double *allocs_total,
 /* ------------------------------------------------------------------------ */
 /* solve: the exact solver from the empty board                              */
 
-#ifdef TTT_BENCH_HAVE_SOLVE
 typedef struct solve_ctx {
     ttt_game *game;
     int flags;
     ttt_solution result; /* of the last solve */
+    counting count;      /* the game's allocations, for the solver's peak */
+    uint64_t game_bytes; /* held by the game itself */
 } solve_ctx;
 
 /* One solve from scratch; full-line N x N boards are draws for N >= 3. */
@@ -651,29 +733,41 @@ BENCH_BODY body_solve(void *ctx_, uint64_t reps)
     return reps;
 }
 
-static void run_solve(const options *opt, int n, int flags)
+static void free_solve(void *ctx_)
 {
+    solve_ctx *ctx = ctx_;
+    ttt_game_free(ctx->game);
+    free(ctx);
+}
+
+static void add_solve(case_list *list, int n, int flags)
+{
+    solve_ctx *ctx = malloc(sizeof *ctx);
+    if (!ctx)
+        die("out of memory");
+    memset(ctx, 0, sizeof *ctx);
+    ctx->flags = flags;
     /* The counting allocator gives the solver's peak memory: its tables
      * come from the game's allocator. */
-    counting count = {0, 0, 0, 0, 0};
-    ttt_allocator alloc = {counting_alloc, counting_dealloc, &count};
-    solve_ctx ctx;
-    ctx.flags = flags;
-    int rc = ttt_game_new_with(n, 0, &alloc, &ctx.game);
+    ttt_allocator alloc = {counting_alloc, counting_dealloc, &ctx->count};
+    int rc = ttt_game_new_with(n, 0, &alloc, &ctx->game);
     if (rc != TTT_OK)
         die("ttt_game_new_with(%d, 0): %s", n, ttt_strerror(rc));
-    uint64_t game_bytes = count.live;
-    measurement m = measure(opt, body_solve, &ctx);
-    char param[64];
-    snprintf(param, sizeof param, "N=%d %s", n,
-             flags & TTT_SOLVE_VALUE_ONLY ? "value" : "full");
-    print_row(opt, "solve", param, m.median / 1e6, 3, "ms/solve", m.spread);
-    print_row(opt, "solve", param, (double)ctx.result.nodes, 0, "nodes", -1);
-    print_row(opt, "solve", param, (double)(count.peak - game_bytes), 0,
-              "peak bytes", -1);
-    ttt_game_free(ctx.game);
+    ctx->game_bytes = ctx->count.live;
+    add_case(list, "solve", n, 0, body_solve, ctx, free_solve)->flags = flags;
 }
-#endif
+
+static void report_solve(const options *opt, const bench_case *c)
+{
+    const solve_ctx *ctx = c->ctx;
+    char param[64];
+    snprintf(param, sizeof param, "N=%d %s", c->n,
+             c->flags & TTT_SOLVE_VALUE_ONLY ? "value" : "full");
+    print_row(opt, "solve", param, c->median / 1e6, 3, "ms/solve", c->spread);
+    print_row(opt, "solve", param, (double)ctx->result.nodes, 0, "nodes", -1);
+    print_row(opt, "solve", param, (double)(ctx->count.peak - ctx->game_bytes),
+              0, "peak bytes", -1);
+}
 
 /* ------------------------------------------------------------------------ */
 /* The machine and the goals                                                 */
@@ -711,14 +805,6 @@ static void print_machine(void)
     printf("library:  libttt %s\n", ttt_version_string());
 }
 
-typedef struct results {
-    double play_undo[6]; /* by play_sizes */
-    double rescan[6];
-    double playout3;     /* 3x3 games per second */
-    int have_flat, have_rescan, have_playout, have_memory;
-    double allocs, moves; /* allocations seen over the moves of memory */
-} results;
-
 static const int play_sizes[6] = {3, 4, 8, 19, 100, 1000};
 
 static void print_goal(const char *what, int met, const char *fmt, double v)
@@ -728,39 +814,113 @@ static void print_goal(const char *what, int met, const char *fmt, double v)
     putchar('\n');
 }
 
-static void print_goals(const results *r)
+/* allocs and moves: what the memory check saw, or moves < 0 if it did
+ * not run. */
+static void print_goals(const case_list *list, double allocs, double moves)
 {
+    if (!find_case(list, "play_undo", 3, 3) && !find_case(list, "playout", 3, 3) &&
+        moves < 0)
+        return; /* no benchmark with a goal ran */
     printf("\ngoals (ratios from this run):\n");
-    if (r->have_flat) {
-        double ratio = r->play_undo[5] / r->play_undo[0];
+    bench_case *small = find_case(list, "play_undo", 3, 3);
+    bench_case *big = find_case(list, "play_undo", 1000, 1000);
+    if (small && big) {
+        double ratio = big->median / small->median;
         print_goal("play+undo N=1000 within 1.5x of N=3", ratio <= 1.5,
                    "%.2fx", ratio);
     }
-    if (r->have_rescan) {
-        double at100 = r->rescan[4] / r->play_undo[4];
+    if (find_case(list, "rescan", 3, 3)) {
+        double at100 = find_case(list, "rescan", 100, 100)->median /
+                       find_case(list, "play_undo", 100, 100)->median;
         print_goal(">= 100x faster than rescan at N=100", at100 >= 100,
                    "%.0fx", at100);
         double worst = 1e300;
         for (int i = 0; i < 6; i++) {
-            double ratio = r->rescan[i] / r->play_undo[i];
+            int n = play_sizes[i];
+            double ratio = find_case(list, "rescan", n, n)->median /
+                           find_case(list, "play_undo", n, n)->median;
             if (ratio < worst)
                 worst = ratio;
         }
         print_goal("faster than rescan at every N (lowest ratio)", worst > 1,
                    "%.2fx", worst);
     }
-    if (r->have_playout)
+    bench_case *playout = find_case(list, "playout", 3, 3);
+    if (playout) {
+        double per_second = 1e9 / playout->median;
         print_goal(">= 20 million random 3x3 games/s on one core",
-                   r->playout3 >= 20e6, "%.1f million/s", r->playout3 / 1e6);
-    if (r->have_memory) {
+                   per_second >= 20e6, "%.1f million/s", per_second / 1e6);
+    }
+    if (moves >= 0) {
         char what[96];
         snprintf(what, sizeof what, "0 bytes allocated per move (%.0f moves)",
-                 r->moves);
-        print_goal(what, r->allocs == 0, "%.0f allocations", r->allocs);
+                 moves);
+        print_goal(what, allocs == 0, "%.0f allocations", allocs);
         double fp = (double)ttt_game_footprint(3, 0);
         print_goal("3x3 game footprint <= 256 bytes", fp <= 256, "%.0f bytes",
                    fp);
     }
+}
+
+/* Prints the shown cases of one benchmark, in the order they were added. */
+static void report_bench(const options *opt, const case_list *list,
+                         const char *bench)
+{
+    char param[64];
+    for (int i = 0; i < list->count; i++) {
+        const bench_case *c = &list->items[i];
+        if (!c->shown || strcmp(c->bench, bench) != 0)
+            continue;
+        if (strcmp(bench, "playout") == 0) {
+            report_playout(opt, c);
+            continue;
+        }
+        if (strcmp(bench, "solve") == 0) {
+            report_solve(opt, c);
+            continue;
+        }
+        if (c->k == c->n)
+            snprintf(param, sizeof param, "N=%d", c->n);
+        else
+            snprintf(param, sizeof param, "N=%d K=%d", c->n, c->k);
+        print_row(opt, bench, param, c->median, 2,
+                  strcmp(bench, "rescan") == 0 ? "ns/move" : "ns/play+undo",
+                  c->spread);
+    }
+}
+
+/* Every benchmark's rows, each followed by the ratios built on it. */
+static void report(const options *opt, const case_list *list)
+{
+    char param[64];
+    report_bench(opt, list, "play_undo");
+    bench_case *small = find_case(list, "play_undo", 3, 3);
+    bench_case *big = find_case(list, "play_undo", 1000, 1000);
+    if (small && small->shown)
+        print_row(opt, "play_undo", "N=1000/N=3", big->median / small->median,
+                  2, "ratio", -1);
+
+    report_bench(opt, list, "rescan");
+    if (find_case(list, "rescan", 3, 3)) {
+        for (int i = 0; i < 6; i++) {
+            int n = play_sizes[i];
+            snprintf(param, sizeof param, "N=%d rescan/ours", n);
+            print_row(opt, "rescan", param,
+                      find_case(list, "rescan", n, n)->median /
+                          find_case(list, "play_undo", n, n)->median,
+                      1, "ratio", -1);
+        }
+    }
+
+    report_bench(opt, list, "scan_k");
+    small = find_case(list, "scan_k", 15, 5);
+    big = find_case(list, "scan_k", 1000, 5);
+    if (small)
+        print_row(opt, "scan_k", "N=1000/N=15 K=5", big->median / small->median,
+                  2, "ratio", -1);
+
+    report_bench(opt, list, "playout");
+    report_bench(opt, list, "solve");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -822,68 +982,46 @@ int main(int argc, char **argv)
                "unit", "spread");
     }
 
-    results r;
-    memset(&r, 0, sizeof r);
-    /* One play/undo cycle fills the board, up to 4096 moves on big
-     * boards: enough to spread over the whole board, small enough to
-     * repeat many times a sample. */
-    const int max_len = 4096;
-
+    case_list list = {NULL, 0, 0};
     /* rescan's ratios need the library's figures for the same boards. */
-    if (wanted(&opt, "play_undo") || wanted(&opt, "rescan")) {
-        const char *shown = wanted(&opt, "play_undo") ? "play_undo" : NULL;
+    if (wanted(&opt, "play_undo") || wanted(&opt, "rescan"))
         for (int i = 0; i < 6; i++)
-            r.play_undo[i] = run_play_undo(&opt, shown, play_sizes[i],
-                                           play_sizes[i], max_len);
-        r.have_flat = 1;
-        char param[64];
-        snprintf(param, sizeof param, "N=1000/N=3");
-        if (shown)
-            print_row(&opt, "play_undo", param, r.play_undo[5] / r.play_undo[0],
-                      2, "ratio", -1);
-    }
-    if (wanted(&opt, "rescan")) {
+            add_play_undo(&list, "play_undo", play_sizes[i], play_sizes[i])
+                ->shown = wanted(&opt, "play_undo");
+    if (wanted(&opt, "rescan"))
         for (int i = 0; i < 6; i++)
-            r.rescan[i] = run_rescan(&opt, play_sizes[i], max_len);
-        for (int i = 0; i < 6; i++) {
-            char param[64];
-            snprintf(param, sizeof param, "N=%d rescan/ours", play_sizes[i]);
-            print_row(&opt, "rescan", param, r.rescan[i] / r.play_undo[i], 1,
-                      "ratio", -1);
-        }
-        r.have_rescan = 1;
-    }
+            add_rescan(&list, &opt, play_sizes[i]);
     if (wanted(&opt, "scan_k")) {
-        double k15 = run_play_undo(&opt, "scan_k", 15, 5, max_len);
-        run_play_undo(&opt, "scan_k", 100, 5, max_len);
-        double k1000 = run_play_undo(&opt, "scan_k", 1000, 5, max_len);
-        print_row(&opt, "scan_k", "N=1000/N=15 K=5", k1000 / k15, 2, "ratio",
-                  -1);
+        add_play_undo(&list, "scan_k", 15, 5);
+        add_play_undo(&list, "scan_k", 100, 5);
+        add_play_undo(&list, "scan_k", 1000, 5);
     }
     if (wanted(&opt, "playout")) {
-        r.playout3 = run_playout(&opt, 3, 3);
-        run_playout(&opt, 7, 4);
-        run_playout(&opt, 15, 5);
-        r.have_playout = 1;
+        add_playout(&list, 3, 3);
+        add_playout(&list, 7, 4);
+        add_playout(&list, 15, 5);
     }
-#ifdef TTT_BENCH_HAVE_SOLVE
     if (wanted(&opt, "solve")) {
-        run_solve(&opt, 3, TTT_SOLVE_VALUE_ONLY);
-        run_solve(&opt, 3, 0);
-        run_solve(&opt, 4, TTT_SOLVE_VALUE_ONLY);
+        add_solve(&list, 3, TTT_SOLVE_VALUE_ONLY);
+        add_solve(&list, 3, 0);
+        add_solve(&list, 4, TTT_SOLVE_VALUE_ONLY);
         /* The second pass roughly doubles the 4x4 solve: left out of the
          * smoke run. */
         if (!opt.quick)
-            run_solve(&opt, 4, 0);
+            add_solve(&list, 4, 0);
     }
-#endif
+    run_cases(&opt, &list);
+    report(&opt, &list);
+
+    double allocs = 0, moves = -1;
     if (wanted(&opt, "memory")) {
-        run_memory(&opt, &r.allocs, &r.moves);
-        r.have_memory = 1;
+        moves = 0;
+        run_memory(&opt, &allocs, &moves);
     }
     if (!opt.csv)
-        print_goals(&r);
-    if (r.have_memory && r.allocs != 0) {
+        print_goals(&list, allocs, moves);
+    free_cases(&list);
+    if (allocs != 0) {
         fprintf(stderr, "ttt-bench: the move path allocated memory\n");
         return 1;
     }
