@@ -1061,6 +1061,53 @@ static int can_complete(const sboard *b, int p)
     return 0;
 }
 
+/*
+ * Whether p might still win against an opponent who blocks: a single
+ * completion cell is always blocked, so p's win needs, some day, one move
+ * that makes two completion cells at once. That move's cell lies in two of
+ * p's open windows, and p must fill their union but the two last cells, then
+ * complete one: |empty cells of the union| - 1 moves. Windows on different
+ * lines share only that cell, so the union holds e1 + e2 - 1 empty cells
+ * (e = K - marks); two on the same line are counted loosely (any two
+ * fillable ones pass). Checked only near the end, where it prunes; earlier
+ * it falls back to can_complete. A necessary condition, so "no" is proof.
+ */
+static int can_double(const sboard *b, int p)
+{
+    int32_t left = (b->empty + (p == sboard_mover(b))) / 2;
+    int32_t k = b->k;
+    if (left >= k + 2)
+        return can_complete(b, p);
+    for (int32_t cell = 0; cell < b->nn; cell++) {
+        if (b->cells[cell] != TTT_EMPTY || b->cell_weight[p][cell] == 0)
+            continue;
+        int32_t fewest[4]; /* fewest empty cells of a fillable window, per line */
+        for (int d = 0; d < 4; d++) {
+            window_run run = windows_through(b, cell, d);
+            int fillable = 0;
+            fewest[d] = INT32_MAX / 4;
+            for (int32_t i = 0; i < run.count; i++, run.w += b->window_step[d]) {
+                const int16_t *marks = b->window_marks + 2 * (size_t)run.w;
+                int32_t empty = k - marks[p];
+                if (marks[1 - p] == 0 && empty <= left) {
+                    fillable++;
+                    if (empty < fewest[d])
+                        fewest[d] = empty;
+                }
+            }
+            if (fillable >= 2)
+                return 1;
+        }
+        for (int d1 = 0; d1 < 4; d1++) {
+            for (int d2 = d1 + 1; d2 < 4; d2++) {
+                if (fewest[d1] + fewest[d2] - 2 <= left)
+                    return 1;
+            }
+        }
+    }
+    return 0;
+}
+
 /* Some cell where p completes a window (threat_cells[p] > 0). */
 static int32_t some_threat_cell(const sboard *b, int p)
 {
@@ -1210,6 +1257,18 @@ static tt_entry *tt_bucket(const ttable *tt, uint64_t key)
     size_t bucket = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> tt->bucket_shift) &
                     tt->bucket_mask;
     return tt->entries + bucket * TT_WAYS;
+}
+
+/* Asks the memory system for a bucket ahead of its probe, so the misses of
+ * a node's children overlap instead of queueing. A hint only. */
+static void tt_prefetch(const ttable *tt, uint64_t key)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(tt_bucket(tt, key));
+#else
+    (void)tt;
+    (void)key;
+#endif
 }
 
 static const tt_entry *tt_probe(const ttable *tt, uint64_t key)
@@ -1368,6 +1427,18 @@ static uint64_t canonical_key(const sboard *b, int *symmetry)
     return best;
 }
 
+/* The canonical key the position would have after p plays cell. */
+static uint64_t child_key(const sboard *b, int32_t cell, int p)
+{
+    uint64_t best = UINT64_MAX;
+    for (int s = 0; s < 8; s++) {
+        uint64_t key = b->key[s] + b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
+        if (key < best)
+            best = key;
+    }
+    return best;
+}
+
 /* The score of the move just made, if it ended the game. */
 static int terminal_score(const solver *s, int *ended)
 {
@@ -1385,7 +1456,8 @@ static int terminal_score(const solver *s, int *ended)
  * With doubles > 0, only the cells that stop all of the opponent's double
  * threats (relevance == doubles) or make a threat of mine. */
 static int32_t generate_moves(solver *s, int me, int32_t forced,
-                              int32_t tt_cell, int32_t doubles, int attacking)
+                              int32_t tt_cell, int32_t doubles, int attacking,
+                              int maker)
 {
     sboard *b = &s->b;
     int opp = 1 - me;
@@ -1395,6 +1467,12 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
     for (int32_t cell = 0; cell < b->nn; cell++) {
         if (b->cells[cell] != TTT_EMPTY)
             continue;
+        /* Only the maker's open windows matter: other cells are dummies. */
+        if (maker >= 0 && b->cell_weight[maker][cell] == 0) {
+            if (dead_seen)
+                continue;
+            dead_seen = 1;
+        }
         if (doubles > 0 && s->relevance[cell] != doubles &&
             b->cell_building[me][cell] == 0)
             continue;
@@ -1510,11 +1588,15 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
         }
     }
 
-    /* Who can still complete a window bounds the score. In misère the one
-     * who completes loses, so the roles swap. */
-    int me_can = can_complete(b, me), opp_can = can_complete(b, opp);
+    /* Who can still complete a window bounds the score; in normal play,
+     * who can still make a double threat. In misère the one who completes
+     * loses, so the roles swap. */
+    int me_complete = can_complete(b, me), opp_complete = can_complete(b, opp);
+    int me_can = me_complete, opp_can = opp_complete;
     int32_t upper, lower;
     if (!b->misere) {
+        me_can = me_complete && can_double(b, me);
+        opp_can = opp_complete && can_double(b, opp);
         upper = me_can ? win_in(s, 1) : 0;
         lower = opp_can ? -win_in(s, 2) : 0;
     } else {
@@ -1577,7 +1659,15 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     }
 
     size_t base = s->moves.top;
-    int32_t count = generate_moves(s, me, forced, tt_cell, doubles, beta > 0);
+    /* Once only one side can still complete a window, the game is a
+     * maker-breaker game on the maker's open windows: a cell outside them
+     * is a dummy, and claiming one is a pass, which never beats a real
+     * move. Value mode only (a pass may change a distance), and not under
+     * early draw (killing windows can end the game there). */
+    int maker = -1;
+    if (!s->dtm && !b->misere && !b->early_draw && me_complete != opp_complete)
+        maker = me_complete ? me : opp;
+    int32_t count = generate_moves(s, me, forced, tt_cell, doubles, beta > 0, maker);
     if (doubles > 0)
         clear_relevance(s, opp, doubles);
     if (count < 0) {
@@ -1586,6 +1676,10 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
         return 0;
     }
     sort_moves(s->moves.keys, base, base + (size_t)count);
+    if (s->use_tt && count > 1) {
+        for (int32_t i = 0; i < count; i++)
+            tt_prefetch(&s->tt, child_key(b, move_cell(s->moves.keys[base + (size_t)i]), me));
+    }
 
     int32_t alpha0 = alpha;
     int32_t best = -SCORE_INF, best_cell = -1;
