@@ -680,6 +680,18 @@ static const int dir_row[4] = {0, 1, 1, 1};
 static const int dir_col[4] = {1, 0, 1, -1};
 
 #define WEIGHT_SHIFT_CAP 30
+#define RUNS_MAX_CELLS 65536 /* precompute window runs up to 256 x 256 */
+
+/* The windows through a cell along one direction: window index w, first
+ * cell start and the cell's offset in it, then each next window one step
+ * along (w + window_step, start + cell_step, offset - 1), count in all. */
+typedef struct window_run {
+    int32_t w;
+    int32_t start;
+    int32_t offset;
+    int32_t count;
+} window_run;
+
 
 typedef struct sboard {
     int32_t n, k, nn;
@@ -703,6 +715,7 @@ typedef struct sboard {
     int64_t *cell_weight[2];
     int32_t *cell_building[2];
     int32_t *threat_hits[2];
+    struct window_run *runs;  /* 4 per cell, or NULL on huge boards */
     int32_t *open_windows[2]; /* k + 1 counters each */
     int64_t *weight;          /* k + 1 weights */
     int32_t use_keys;
@@ -729,6 +742,7 @@ static void sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
         b->open_windows[p] = carve(carver, (size_t)k + 1, sizeof(int32_t));
     }
     b->weight = carve(carver, (size_t)k + 1, sizeof(int64_t));
+    b->runs = nn <= RUNS_MAX_CELLS ? carve(carver, 4 * nn, sizeof(window_run)) : NULL;
     if (use_keys) {
         b->key_term[0] = carve(carver, nn, sizeof(uint64_t));
         b->key_term[1] = carve(carver, nn, sizeof(uint64_t));
@@ -791,42 +805,91 @@ static window_share share_of(const sboard *b, const int count[2])
     return share;
 }
 
-/* Adds (add +1) or removes (add -1) a mark of player p at offset `offset`
- * of window w, which starts at cell start in direction d. */
+static void threat_change(sboard *b, int p, int32_t cell, int sign)
+{
+    int32_t hits = (b->threat_hits[p][cell] += sign);
+    if (sign > 0 && hits == 1) {
+        b->threat_cells[p]++;
+        b->threat_sum[p] += cell;
+    } else if (sign < 0 && hits == 0) {
+        b->threat_cells[p]--;
+        b->threat_sum[p] -= cell;
+    }
+}
+
+/*
+ * Adds (add +1) or removes (add -1) a mark of player p at offset `offset`
+ * of window w, which starts at cell start in direction d, and updates every
+ * sum the window feeds. The same bookkeeping as taking the window's old
+ * contribution out with window_account and share_of and putting the new one
+ * in, but only the parts that one mark can change: this runs for every
+ * window through every cell placed or lifted in a search.
+ */
 static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
                           int32_t offset, int add)
 {
     int16_t *marks = b->window_marks + 2 * (size_t)w;
-    int before[2] = {marks[0], marks[1]};
-    int after[2] = {marks[0], marks[1]};
-    after[p] += add;
+    int o = 1 - p, k = b->k;
+    int mine = marks[p], other = marks[o], now = mine + add;
     int32_t offsets_before = b->window_offsets[w];
     int32_t offsets_after = offsets_before + add * offset;
-    marks[p] = (int16_t)after[p];
+    marks[p] = (int16_t)now;
     b->window_offsets[w] = offsets_after;
+    int32_t step = b->cell_step[d];
+    int32_t full = k * (k - 1) / 2;
 
-    window_account(b, start, d, before, offsets_before, -1);
-    window_account(b, start, d, after, offsets_after, +1);
-
-    window_share old_share = share_of(b, before), new_share = share_of(b, after);
-    int32_t live = new_share.live - old_share.live;
-    int32_t touched = new_share.touched - old_share.touched;
-    int64_t weight_x = new_share.weight[0] - old_share.weight[0];
-    int64_t weight_o = new_share.weight[1] - old_share.weight[1];
-    int32_t building_x = new_share.building[0] - old_share.building[0];
-    int32_t building_o = new_share.building[1] - old_share.building[1];
-    /* A window that was already dead changes nothing else (and a one-sided
-     * window always changes weight). */
-    if (!live && !touched && !weight_x && !weight_o)
+    if (other > 0) {
+        /* Dead before and after unless p's first mark comes or goes: then
+         * the other's one-sided window dies or comes back. */
+        if (mine > 0 && now > 0)
+            return;
+        int sign = add > 0 ? -1 : +1;
+        b->live += sign;
+        b->open_windows[o][other] += sign;
+        if (other == k)
+            b->completed += sign;
+        /* The offsets then are the other's alone: before p's mark came,
+         * or after it left. */
+        int32_t offsets_other = add > 0 ? offsets_before : offsets_after;
+        if (other == k - 1)
+            threat_change(b, o, start + (full - offsets_other) * step, sign);
+        b->eval += (o == 0 ? sign : -sign) * b->weight[other];
+        int64_t weight = sign * b->weight[other];
+        int32_t building = other == k - 2 ? sign : 0;
+        int32_t cell = start;
+        for (int i = 0; i < k; i++, cell += step) {
+            b->cell_live[cell] += sign;
+            b->cell_weight[o][cell] += weight;
+            b->cell_building[o][cell] += building;
+        }
         return;
-    int32_t cell = start, step = b->cell_step[d];
-    for (int i = 0; i < b->k; i++, cell += step) {
-        b->cell_live[cell] += live;
-        b->cell_touched[cell] += touched;
-        b->cell_weight[0][cell] += weight_x;
-        b->cell_weight[1][cell] += weight_o;
-        b->cell_building[0][cell] += building_x;
-        b->cell_building[1][cell] += building_o;
+    }
+
+    /* One-sided for p (or empty) before and after: still live. */
+    b->open_windows[p][mine]--;
+    b->open_windows[p][now]++;
+    if (mine == k)
+        b->completed--;
+    if (now == k)
+        b->completed++;
+    if (mine == k - 1)
+        threat_change(b, p, start + (full - offsets_before) * step, -1);
+    if (now == k - 1)
+        threat_change(b, p, start + (full - offsets_after) * step, +1);
+    int64_t eval_change = (now > 0 ? b->weight[now] : 0) - (mine > 0 ? b->weight[mine] : 0);
+    b->eval += p == 0 ? eval_change : -eval_change;
+    /* An empty window also counts as open for the other player. */
+    int32_t other_open = (now == 0) - (mine == 0);
+    b->open_windows[o][0] += other_open;
+    int64_t weight_mine = b->weight[now] - b->weight[mine];
+    int64_t weight_other = other_open * b->weight[0];
+    int32_t building = (now == k - 2) - (mine == k - 2);
+    int32_t cell = start;
+    for (int i = 0; i < k; i++, cell += step) {
+        b->cell_touched[cell] -= other_open;
+        b->cell_weight[p][cell] += weight_mine;
+        b->cell_weight[o][cell] += weight_other;
+        b->cell_building[p][cell] += building;
     }
 }
 
@@ -845,17 +908,7 @@ static int32_t min32(int32_t a, int32_t b)
     return a < b ? a : b;
 }
 
-/* The windows through a cell along one direction: window index w, first
- * cell start and the cell's offset in it, then each next window one step
- * along (w + window_step, start + cell_step, offset - 1), count in all. */
-typedef struct window_run {
-    int32_t w;
-    int32_t start;
-    int32_t offset;
-    int32_t count;
-} window_run;
-
-static window_run windows_through(const sboard *b, int32_t cell, int d)
+static window_run compute_windows_through(const sboard *b, int32_t cell, int d)
 {
     int32_t n = b->n, k = b->k;
     int32_t row = cell / n, col = cell % n;
@@ -878,6 +931,12 @@ static window_run windows_through(const sboard *b, int32_t cell, int d)
                                          col - back * dir_col[d])
                           : 0;
     return run;
+}
+
+static window_run windows_through(const sboard *b, int32_t cell, int d)
+{
+    return b->runs ? b->runs[4 * (size_t)cell + (size_t)d]
+                   : compute_windows_through(b, cell, d);
 }
 
 /* Applies a mark of p at cell to (add +1) or takes it from (add -1) every
@@ -1042,6 +1101,12 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
         for (int s = 0; s < 8; s++)
             b->key[s] = 0;
     }
+    if (b->runs) {
+        for (int32_t cell = 0; cell < nn; cell++) {
+            for (int d = 0; d < 4; d++)
+                b->runs[4 * (size_t)cell + (size_t)d] = compute_windows_through(b, cell, d);
+        }
+    }
     for (int32_t cell = 0; cell < nn; cell++) {
         if (snap->cells[cell] != TTT_EMPTY)
             sboard_place(b, cell, snap->cells[cell] == TTT_X ? 0 : 1);
@@ -1078,8 +1143,11 @@ static int can_double(const sboard *b, int p)
     int32_t k = b->k;
     if (left >= k + 2)
         return can_complete(b, p);
+    /* Weights grow with the marks, so a cell with two fillable windows
+     * weighs at least twice the lightest fillable one. */
+    int64_t least = 2 * b->weight[k > left ? k - left : 0];
     for (int32_t cell = 0; cell < b->nn; cell++) {
-        if (b->cells[cell] != TTT_EMPTY || b->cell_weight[p][cell] == 0)
+        if (b->cells[cell] != TTT_EMPTY || b->cell_weight[p][cell] < least)
             continue;
         int32_t fewest[4]; /* fewest empty cells of a fillable window, per line */
         for (int d = 0; d < 4; d++) {
