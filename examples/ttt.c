@@ -1,7 +1,8 @@
-/* ttt.c - the ttt program: play tic-tac-toe in a terminal, or replay a saved game. */
+/* ttt.c - the ttt program: play tic-tac-toe in a terminal, replay a saved game, count games, solve positions, run bot matches. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -16,10 +17,16 @@
 #define INPUT_CAP 1024
 /* Enough for any cell name up to TTT_MAX_SIZE ("amj1024"). */
 #define NAME_CAP 16
+/* The perfect player's default node budget per move. The empty 4x4 board
+ * takes the solver some 30 thousand positions, (5,5,4) about 50 million:
+ * too many to wait for at every move. So beyond 4x4 the perfect player
+ * gives up within a second or two and the bot takes over, instead of
+ * searching for minutes (or, on big boards, for ever). */
+#define PERFECT_BUDGET_DEFAULT UINT64_C(2000000)
 
 /* Who makes the moves for one side. To add a kind: a value here, a row in
  * player_kinds, and a case in computer_move. */
-enum player_kind { PLAYER_HUMAN, PLAYER_RANDOM };
+enum player_kind { PLAYER_HUMAN, PLAYER_RANDOM, PLAYER_BOT, PLAYER_PERFECT };
 
 static const struct {
     const char *name;
@@ -27,15 +34,27 @@ static const struct {
 } player_kinds[] = {
     {"human", PLAYER_HUMAN},
     {"random", PLAYER_RANDOM},
+    {"bot", PLAYER_BOT},
+    {"perfect", PLAYER_PERFECT},
 };
 
 #define PLAYER_KIND_COUNT (sizeof player_kinds / sizeof player_kinds[0])
+
+/* How the computer players choose their moves; shared by play and match. */
+struct engine {
+    uint64_t seed;           /* advanced by every random choice */
+    uint64_t bot_budget;     /* nodes per bot move; 0: the library's default */
+    uint64_t perfect_budget; /* nodes per perfect move; 0: unlimited */
+    int gave_up[2];          /* that side's perfect player ran out of budget
+                                and plays as the bot from then on */
+    FILE *notes;             /* where that change is announced */
+};
 
 /* Everything one `ttt play` run needs. */
 struct session {
     ttt_game *game;
     enum player_kind player[2]; /* [0] plays X, [1] plays O */
-    uint64_t rng;               /* state of the random player's PRNG */
+    struct engine engine;
     int interactive;            /* stdin is a terminal: prompt, show the board */
     int board_shown;            /* the board on screen is the current one */
 };
@@ -201,51 +220,41 @@ static void print_outcome(const ttt_game *g)
 /* Computer players                                                          */
 /* ------------------------------------------------------------------------ */
 
-/* A uniformly random empty cell. The PRNG is splitmix64 (Steele, Lea and
- * Flood, 2014): a 64-bit counter stepped by the golden-ratio constant, then
- * mixed; any seed, 0 included, is fine. Rejection sampling removes the bias
- * of a plain modulo. To be replaced by the library's own random move. */
-static int random_move(const ttt_game *g, uint64_t *state, int *row, int *col)
+/* Asks the computer player of the side to move for its move. The seed
+ * advances only when a move is found, so a perfect player that runs out of
+ * budget hands the same seed to the bot that stands in for it. */
+static int computer_move(struct engine *e, const ttt_game *g,
+                         enum player_kind kind, int *row, int *col)
 {
-    int n = ttt_size(g);
-    uint64_t empty = 0, pick, x;
+    int side = side_index(ttt_to_move(g));
+    int status;
 
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++) {
-            int mark = TTT_X;
-            ttt_cell(g, r, c, &mark);
-            empty += mark == TTT_EMPTY;
-        }
-    if (empty == 0 || ttt_state(g) != TTT_IN_PROGRESS)
-        return TTT_E_GAME_OVER;
-    do {
-        x = (*state += UINT64_C(0x9E3779B97F4A7C15));
-        x = (x ^ (x >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-        x = (x ^ (x >> 27)) * UINT64_C(0x94D049BB133111EB);
-        x ^= x >> 31;
-    } while (x < (0 - empty) % empty); /* (2^64 mod empty) values would bias */
-    pick = x % empty;
-
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++) {
-            int mark = TTT_X;
-            ttt_cell(g, r, c, &mark);
-            if (mark == TTT_EMPTY && pick-- == 0) {
-                *row = r;
-                *col = c;
-                return TTT_OK;
-            }
-        }
-    return TTT_E_GAME_OVER; /* not reached: empty cells were counted above */
-}
-
-/* Asks the computer player of the side to move for its move. */
-static int computer_move(struct session *s, enum player_kind kind, int *row,
-                         int *col)
-{
     switch (kind) {
-    case PLAYER_RANDOM: return random_move(s->game, &s->rng, row, col);
-    case PLAYER_HUMAN: break;
+    case PLAYER_RANDOM:
+        return ttt_random_move(g, &e->seed, row, col);
+    case PLAYER_BOT:
+        return ttt_best_move(g, TTT_BOT_STRONG, e->bot_budget, &e->seed, row,
+                             col);
+    case PLAYER_PERFECT:
+        if (e->gave_up[side])
+            return ttt_best_move(g, TTT_BOT_STRONG, e->bot_budget, &e->seed,
+                                 row, col);
+        status = ttt_best_move(g, TTT_BOT_PERFECT, e->perfect_budget, &e->seed,
+                               row, col);
+        if (status != TTT_E_BUDGET)
+            return status;
+        /* Later positions are smaller, but on a board this size the solver
+         * would most likely run out again: stop paying for it. */
+        e->gave_up[side] = 1;
+        fprintf(e->notes,
+                "%c: the perfect player cannot solve this board within "
+                "%" PRIu64 " nodes (--perfect-budget); the bot plays for it "
+                "from here on\n",
+                mark_char(ttt_to_move(g)), e->perfect_budget);
+        return ttt_best_move(g, TTT_BOT_STRONG, e->bot_budget, &e->seed, row,
+                             col);
+    case PLAYER_HUMAN:
+        break;
     }
     return TTT_E_INVALID;
 }
@@ -562,7 +571,7 @@ static int human_turn(struct session *s)
 static int computer_turn(struct session *s, enum player_kind kind)
 {
     int row = 0, col = 0;
-    int status = computer_move(s, kind, &row, &col);
+    int status = computer_move(&s->engine, s->game, kind, &row, &col);
     char name[NAME_CAP];
 
     if (status == TTT_OK)
@@ -580,42 +589,96 @@ static int computer_turn(struct session *s, enum player_kind kind)
 static void print_usage(FILE *out)
 {
     fprintf(out,
-            "usage: ttt play [options]   play a game in the terminal\n"
-            "       ttt replay FILE      show every position of a saved game\n"
-            "       ttt help | --help    show this help\n"
-            "       ttt --version        show the library version\n"
+            "usage: ttt play [options]               play a game in the terminal\n"
+            "       ttt replay FILE                  show every position of a saved game\n"
+            "       ttt perft SIZE K DEPTH [MOVES]   count the games DEPTH plies deep\n"
+            "       ttt solve SIZE K [MOVES]         solve a position exactly\n"
+            "       ttt match --x KIND --o KIND [options]\n"
+            "                                        play computer players against\n"
+            "                                        each other\n"
+            "       ttt help | --help                show this help\n"
+            "       ttt --version                    show the library version\n"
             "\n"
-            "play options:\n"
-            "  --size N      an N x N board (%d..%d; default 3)\n"
-            "  --k K         K in a row completes a line (3..N; default N)\n"
+            "SIZE is the side of the board (%d..%d), K the number in a row that\n"
+            "completes a line (3..SIZE). MOVES are cell names played in turn from\n"
+            "X, e.g. b2 a1 (a1 is the top-left cell).\n"
+            "\n"
+            "Rules, for every command but replay:\n"
             "  --misere      completing a line loses instead of winning\n"
             "  --early-draw  the game is drawn once no line can be completed\n"
-            "  --x KIND      who plays X (default human)\n"
-            "  --o KIND      who plays O (default human)\n"
-            "  --seed S      seed of the random player, 0..2^64-1 (default 1;\n"
-            "                the same seed plays the same game)\n"
-            "  KIND is one of:",
-            TTT_MIN_SIZE, TTT_MAX_SIZE);
-    for (size_t i = 0; i < PLAYER_KIND_COUNT; i++)
-        fprintf(out, " %s", player_kinds[i].name);
-    fprintf(out,
-            "\n\n"
-            "During play, type a move or a command, one per line:\n"
-            "  b2 or 2 2     a move: column letter(s) and row number, or row and\n"
-            "                column as two numbers; both count from 1 at the\n"
-            "                top left (a1 = 1 1)\n"
-            "  undo, redo    take back or replay a move; against a computer\n"
-            "                player, undo goes back to your previous turn\n"
-            "  save FILE     write the moves so far to FILE (for ttt replay)\n"
-            "  quit, help\n"
             "\n"
-            "When input is not a terminal there are no prompts: one move or\n"
-            "command per line, and a rejected line is explained and skipped.\n"
-            "The last line printed is always \"result: X won\", \"result: O won\",\n"
-            "\"result: draw\" or \"result: unfinished\".\n"
-            "\n"
-            "Exit status: 0 after a game, finished or not; 2 for bad arguments\n"
-            "or a file that cannot be read or loaded.\n");
+            "play and match options:\n"
+            "  --size N      an N x N board (default 3)\n"
+            "  --k K         K in a row completes a line (default N)\n"
+            "  --x KIND      who plays X (play: default human)\n"
+            "  --o KIND      who plays O (play: default perfect)\n"
+            "  --seed S      seed of the computer players' random choices,\n"
+            "                0..2^64-1 (default 1; the same seed plays the same\n"
+            "                game)\n"
+            "  --budget N    positions the bot searches per move (default 100000,\n"
+            "                about 0.1 s)\n"
+            "  --perfect-budget N\n"
+            "                positions the perfect player may search per move\n"
+            "                (default %" PRIu64 "; 0: no limit). If they run out,\n"
+            "                the bot plays for it for the rest of the game (of a\n"
+            "                match: of the match), and a note says so.\n"
+            "  --games N     match: how many games (default 100). Game i (from 0)\n"
+            "                uses seed S+i: `ttt play` with the same players and\n"
+            "                --seed S+i shows it move by move (unless a perfect\n"
+            "                player gave up in an earlier game).\n",
+            TTT_MIN_SIZE, TTT_MAX_SIZE, PERFECT_BUDGET_DEFAULT);
+    /* In parts: C compilers need only take string literals of 4095 bytes. */
+    fputs("  KIND is one of:\n"
+          "    human       you, typing moves (not in a match)\n"
+          "    random      a uniformly random empty cell\n"
+          "    bot         a heuristic search within --budget: takes a win in\n"
+          "                one, blocks one, sees double threats; with 16 or\n"
+          "                fewer empty cells it solves exactly if the budget\n"
+          "                allows\n"
+          "    perfect     an optimal move of the exact solver (ties broken by\n"
+          "                the seed); practical up to 4x4 and 5x5 with K = 4\n",
+          out);
+    fputs("\n"
+          "perft prints one line x_won=<n> o_won=<n> draw=<n> open=<n>: the\n"
+          "games (sequences of moves) from the position that end in each way\n"
+          "within DEPTH plies, and those still open after DEPTH plies. Then one\n"
+          "line \"len <plies> <games>\" per length that some game has, shortest\n"
+          "first: the games ending after exactly that many plies, plus, at\n"
+          "DEPTH, those still open.\n"
+          "\n"
+          "solve prints one line value=<win|draw|loss> plies=<n> best=<cells>\n"
+          "nodes=<n> for the player to move under perfect play by both: the\n"
+          "value; the plies to the end (the fastest win, the slowest loss; for a\n"
+          "draw, to the full board, or with --early-draw to the soonest drawn\n"
+          "ending); every optimal move, joined by commas (- for none); and the\n"
+          "positions searched. A finished game has plies=0 best=- and the value\n"
+          "for whoever would move next.\n"
+          "  --value-only  find only the value, much faster: plies=- best=-\n"
+          "  --budget N    give up after N positions (default 0: no limit); the\n"
+          "                line then shows what was found (value=unknown if\n"
+          "                not the value) and the exit status is 1\n"
+          "\n"
+          "match prints one line x_won=<n> o_won=<n> draw=<n>.\n",
+          out);
+    fputs("\n"
+          "During play, type a move or a command, one per line:\n"
+          "  b2 or 2 2     a move: column letter(s) and row number, or row and\n"
+          "                column as two numbers; both count from 1 at the\n"
+          "                top left (a1 = 1 1)\n"
+          "  undo, redo    take back or replay a move; against a computer\n"
+          "                player, undo goes back to your previous turn\n"
+          "  save FILE     write the moves so far to FILE (for ttt replay)\n"
+          "  quit, help\n"
+          "\n"
+          "When input is not a terminal there are no prompts: one move or\n"
+          "command per line, and a rejected line is explained and skipped.\n"
+          "The last line printed is always \"result: X won\", \"result: O won\",\n"
+          "\"result: draw\" or \"result: unfinished\".\n"
+          "\n"
+          "Exit status: 0 on success (after a game, finished or not); 1 if\n"
+          "memory or a solve budget ran out; 2 for bad arguments, an illegal\n"
+          "move among MOVES, or a file that cannot be read or loaded.\n",
+          out);
 }
 
 static int usage_error(void)
@@ -649,87 +712,207 @@ static int option_value(int argc, char **argv, int *i, const char *name,
     return 1;
 }
 
-static int parse_player(const char *option, const char *text,
-                        enum player_kind *kind)
+/* The option_value of "--name N" for a count N from 1 up. The upper bound
+ * only keeps N an int; the library judges sizes further. Returns as
+ * option_value, with -1 also for a bad number (reported). */
+static int count_option(int argc, char **argv, int *i, const char *name,
+                        const char *what, long *out)
 {
-    for (size_t i = 0; i < PLAYER_KIND_COUNT; i++)
-        if (strcmp(text, player_kinds[i].name) == 0) {
-            *kind = player_kinds[i].kind;
-            return 0;
+    const char *v = "";
+    int m = option_value(argc, argv, i, name, &v);
+
+    if (m > 0 && parse_long(v, 1, INT_MAX, out) != 0) {
+        fprintf(stderr, "ttt: %s: '%s' is not %s\n", name, v, what);
+        return -1;
+    }
+    return m;
+}
+
+/* As count_option for a uint64_t from 0 up (a seed or a node budget). */
+static int u64_option(int argc, char **argv, int *i, const char *name,
+                      uint64_t *out)
+{
+    const char *v = "";
+    int m = option_value(argc, argv, i, name, &v);
+
+    if (m > 0 && parse_u64(v, out) != 0) {
+        fprintf(stderr, "ttt: %s: '%s' is not a number from 0 to 2^64-1\n",
+                name, v);
+        return -1;
+    }
+    return m;
+}
+
+/* As count_option for a player kind. */
+static int player_option(int argc, char **argv, int *i, const char *name,
+                         enum player_kind *out)
+{
+    const char *v = "";
+    int m = option_value(argc, argv, i, name, &v);
+
+    if (m <= 0)
+        return m;
+    for (size_t k = 0; k < PLAYER_KIND_COUNT; k++)
+        if (strcmp(v, player_kinds[k].name) == 0) {
+            *out = player_kinds[k].kind;
+            return 1;
         }
-    fprintf(stderr, "ttt: %s: unknown player '%s' (choose from:", option, text);
-    for (size_t i = 0; i < PLAYER_KIND_COUNT; i++)
-        fprintf(stderr, " %s", player_kinds[i].name);
+    fprintf(stderr, "ttt: %s: unknown player '%s' (choose from:", name, v);
+    for (size_t k = 0; k < PLAYER_KIND_COUNT; k++)
+        fprintf(stderr, " %s", player_kinds[k].name);
     fprintf(stderr, ")\n");
     return -1;
 }
 
-static int cmd_play(int argc, char **argv)
+/* Which options a command takes. */
+enum {
+    OPT_RULES = 1,   /* --misere, --early-draw */
+    OPT_BOARD = 2,   /* --size, --k */
+    OPT_PLAYERS = 4, /* --x, --o, --seed, --budget, --perfect-budget */
+    OPT_GAMES = 8,   /* --games */
+    OPT_SOLVE = 16   /* --value-only, --budget */
+};
+
+/* Every command's options, with their defaults. */
+struct options {
+    long size, k; /* k 0: the library's "K = N" */
+    int misere, early_draw;
+    enum player_kind player[2];
+    int player_given[2];
+    uint64_t seed;
+    uint64_t budget; /* a bot's per move, or solve's in all */
+    uint64_t perfect_budget;
+    long games;
+    int value_only;
+    int help;
+};
+
+static struct options default_options(void)
 {
-    struct session s = {NULL, {PLAYER_HUMAN, PLAYER_HUMAN}, 1, 0, 0};
-    long size = 3, k = 0; /* k 0: the library's "K = N" */
-    int misere = 0, early_draw = 0, status, m;
+    struct options o = {3, 0, 0, 0, {PLAYER_HUMAN, PLAYER_HUMAN}, {0, 0},
+                        1, 0, PERFECT_BUDGET_DEFAULT, 100, 0, 0};
+    return o;
+}
 
+/* Reads the options a command takes (the OPT_* in allowed), wherever they
+ * stand among its arguments, and moves the other arguments, in order, to
+ * the front of argv; *npos receives their number. Returns 0, or -1 after
+ * reporting a bad option. */
+static int parse_options(const char *cmd, unsigned allowed, int argc,
+                         char **argv, struct options *o, int *npos)
+{
+    *npos = 0;
     for (int i = 0; i < argc; i++) {
-        const char *v = ""; /* set by option_value on a match */
-        if (strcmp(argv[i], "--misere") == 0) {
-            misere = 1;
-        } else if (strcmp(argv[i], "--early-draw") == 0) {
-            early_draw = 1;
-        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
-            print_usage(stdout);
-            return 0;
-        } else if ((m = option_value(argc, argv, &i, "--size", &v)) != 0) {
-            if (m < 0)
-                return usage_error();
-            /* The range only keeps the value an int; the library judges it. */
-            if (parse_long(v, 1, INT_MAX, &size) != 0) {
-                fprintf(stderr, "ttt: --size: '%s' is not a board size\n", v);
-                return usage_error();
-            }
-        } else if ((m = option_value(argc, argv, &i, "--k", &v)) != 0) {
-            if (m < 0)
-                return usage_error();
-            if (parse_long(v, 1, INT_MAX, &k) != 0) {
-                fprintf(stderr, "ttt: --k: '%s' is not a line length\n", v);
-                return usage_error();
-            }
-        } else if ((m = option_value(argc, argv, &i, "--x", &v)) != 0) {
-            if (m < 0 || parse_player("--x", v, &s.player[0]) != 0)
-                return usage_error();
-        } else if ((m = option_value(argc, argv, &i, "--o", &v)) != 0) {
-            if (m < 0 || parse_player("--o", v, &s.player[1]) != 0)
-                return usage_error();
-        } else if ((m = option_value(argc, argv, &i, "--seed", &v)) != 0) {
-            if (m < 0)
-                return usage_error();
-            if (parse_u64(v, &s.rng) != 0) {
-                fprintf(stderr, "ttt: --seed: '%s' is not a number from 0 to "
-                        "2^64-1\n", v);
-                return usage_error();
-            }
-        } else {
-            fprintf(stderr, "ttt: play: unknown option '%s'\n", argv[i]);
-            return usage_error();
-        }
-    }
+        const char *arg = argv[i];
+        int m = 0;
 
-    status = ttt_game_new((int)size, (int)k, &s.game);
+        /* A negative number is a bad value, reported as one, not an
+         * unknown option. */
+        if (arg[0] != '-' || (arg[1] >= '0' && arg[1] <= '9')) {
+            /* *npos <= i, so this never overwrites an unread argument. */
+            argv[(*npos)++] = argv[i];
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            o->help = 1;
+            continue;
+        }
+        if ((allowed & OPT_RULES) && strcmp(arg, "--misere") == 0) {
+            o->misere = 1;
+            continue;
+        }
+        if ((allowed & OPT_RULES) && strcmp(arg, "--early-draw") == 0) {
+            o->early_draw = 1;
+            continue;
+        }
+        if ((allowed & OPT_SOLVE) && strcmp(arg, "--value-only") == 0) {
+            o->value_only = 1;
+            continue;
+        }
+        /* Each try below matches its own name or leaves m at 0. */
+        if (m == 0 && (allowed & OPT_BOARD))
+            m = count_option(argc, argv, &i, "--size", "a board size", &o->size);
+        if (m == 0 && (allowed & OPT_BOARD))
+            m = count_option(argc, argv, &i, "--k", "a line length", &o->k);
+        if (m == 0 && (allowed & OPT_PLAYERS)) {
+            m = player_option(argc, argv, &i, "--x", &o->player[0]);
+            o->player_given[0] |= m > 0;
+        }
+        if (m == 0 && (allowed & OPT_PLAYERS)) {
+            m = player_option(argc, argv, &i, "--o", &o->player[1]);
+            o->player_given[1] |= m > 0;
+        }
+        if (m == 0 && (allowed & OPT_PLAYERS))
+            m = u64_option(argc, argv, &i, "--seed", &o->seed);
+        if (m == 0 && (allowed & OPT_PLAYERS))
+            m = u64_option(argc, argv, &i, "--perfect-budget",
+                           &o->perfect_budget);
+        if (m == 0 && (allowed & (OPT_PLAYERS | OPT_SOLVE)))
+            m = u64_option(argc, argv, &i, "--budget", &o->budget);
+        if (m == 0 && (allowed & OPT_GAMES))
+            m = count_option(argc, argv, &i, "--games", "a number of games",
+                             &o->games);
+        if (m == 0)
+            fprintf(stderr, "ttt: %s: unknown option '%s'\n", cmd, arg);
+        if (m <= 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Creates the board a command works on. Returns 0, or the exit status
+ * after reporting a size or K the library rejects. */
+static int make_game(const struct options *o, ttt_game **g)
+{
+    int status = ttt_game_new((int)o->size, (int)o->k, g);
+
     if (status != TTT_OK) {
         fprintf(stderr, "ttt: size %ld, k %ld: %s (need %d <= K <= N <= %d)\n",
-                size, k ? k : size, ttt_strerror(status), TTT_MIN_SIZE,
-                TTT_MAX_SIZE);
+                o->size, o->k ? o->k : o->size, ttt_strerror(status),
+                TTT_MIN_SIZE, TTT_MAX_SIZE);
         return status == TTT_E_NOMEM ? EXIT_FAILURE : EXIT_USAGE;
     }
-    ttt_game_set_rule(s.game, TTT_RULE_MISERE, misere);
-    ttt_game_set_rule(s.game, TTT_RULE_EARLY_DRAW, early_draw);
+    ttt_game_set_rule(*g, TTT_RULE_MISERE, o->misere);
+    ttt_game_set_rule(*g, TTT_RULE_EARLY_DRAW, o->early_draw);
+    return 0;
+}
+
+static int cmd_play(int argc, char **argv)
+{
+    struct options o = default_options();
+    struct session s;
+    int npos, status;
+
+    o.player[1] = PLAYER_PERFECT;
+    if (parse_options("play", OPT_RULES | OPT_BOARD | OPT_PLAYERS, argc, argv,
+                      &o, &npos) != 0)
+        return usage_error();
+    if (o.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (npos > 0) {
+        fprintf(stderr, "ttt: play: unexpected argument '%s'\n", argv[0]);
+        return usage_error();
+    }
+    memset(&s, 0, sizeof s);
+    if ((status = make_game(&o, &s.game)) != 0)
+        return status;
+    s.player[0] = o.player[0];
+    s.player[1] = o.player[1];
+    s.engine.seed = o.seed;
+    s.engine.bot_budget = o.budget;
+    s.engine.perfect_budget = o.perfect_budget;
+    s.engine.notes = stdout; /* part of the game's transcript */
     s.interactive = isatty(STDIN_FILENO);
 
     if (s.interactive)
-        printf("%ldx%ld board, %d in a row%s%s. Type help for the commands.\n",
-               size, size, ttt_win_length(s.game),
-               misere ? ", misere: completing a line loses" : "",
-               early_draw ? ", early draw" : "");
+        printf("%ldx%ld board, %d in a row%s%s; X: %s, O: %s. Type help for "
+               "the commands.\n",
+               o.size, o.size, ttt_win_length(s.game),
+               o.misere ? ", misere: completing a line loses" : "",
+               o.early_draw ? ", early draw" : "",
+               player_kind_name(s.player[0]), player_kind_name(s.player[1]));
 
     while (ttt_state(s.game) == TTT_IN_PROGRESS) {
         enum player_kind kind = s.player[side_index(ttt_to_move(s.game))];
@@ -840,6 +1023,241 @@ static int cmd_replay(int argc, char **argv)
     return 0;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Engine commands: perft, solve, match                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Sets up the position perft and solve work on: SIZE and K from the
+ * command line (into o), then the named moves played in turn from X.
+ * Returns 0, or the exit status after reporting the problem. */
+static int setup_position(const char *cmd, const char *size, const char *k,
+                          char **moves, int move_count, struct options *o,
+                          ttt_game **g)
+{
+    int status;
+
+    if (parse_long(size, 1, INT_MAX, &o->size) != 0) {
+        fprintf(stderr, "ttt: %s: SIZE '%s' is not a board size\n", cmd, size);
+        return usage_error();
+    }
+    if (parse_long(k, 1, INT_MAX, &o->k) != 0) {
+        fprintf(stderr, "ttt: %s: K '%s' is not a line length\n", cmd, k);
+        return usage_error();
+    }
+    if ((status = make_game(o, g)) != 0)
+        return status;
+    for (int i = 0; i < move_count; i++) {
+        size_t len = strlen(moves[i]), used = 0;
+        int row = 0, col = 0;
+
+        status = ttt_parse_cell(moves[i], len, &row, &col, &used);
+        if (status == TTT_OK && used != len)
+            status = TTT_E_PARSE; /* "b2x": a name followed by junk */
+        if (status == TTT_OK)
+            status = ttt_play(*g, ttt_to_move(*g), row, col, NULL);
+        if (status != TTT_OK) {
+            fprintf(stderr, "ttt: %s: move %d, '%s': %s\n", cmd, i + 1,
+                    moves[i], ttt_strerror(status));
+            ttt_game_free(*g);
+            *g = NULL;
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+static int cmd_perft(int argc, char **argv)
+{
+    struct options o = default_options();
+    uint64_t counts[4];
+    uint64_t *by_length;
+    size_t capacity, len = 0;
+    long depth;
+    ttt_game *g = NULL;
+    int npos, status, empty;
+
+    if (parse_options("perft", OPT_RULES, argc, argv, &o, &npos) != 0)
+        return usage_error();
+    if (o.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (npos < 3) {
+        fprintf(stderr, "ttt: perft needs SIZE K DEPTH\n");
+        return usage_error();
+    }
+    if (parse_long(argv[2], 0, INT_MAX, &depth) != 0) {
+        fprintf(stderr, "ttt: perft: DEPTH '%s' is not a number of plies\n",
+                argv[2]);
+        return usage_error();
+    }
+    if ((status = setup_position("perft", argv[0], argv[1], argv + 3,
+                                 npos - 3, &o, &g)) != 0)
+        return status;
+
+    /* Games end by the time the board is full, so lengths stop there. */
+    empty = ttt_size(g) * ttt_size(g) - ttt_ply(g);
+    capacity = (size_t)(depth < empty ? depth : empty) + 1;
+    by_length = malloc(capacity * sizeof *by_length);
+    status = by_length == NULL ? TTT_E_NOMEM
+                               : ttt_perft(g, (int)depth, 0, counts, by_length,
+                                           capacity, &len);
+    ttt_game_free(g);
+    if (status != TTT_OK) {
+        fprintf(stderr, "ttt: perft: %s\n", ttt_strerror(status));
+        free(by_length);
+        return EXIT_FAILURE;
+    }
+    printf("x_won=%" PRIu64 " o_won=%" PRIu64 " draw=%" PRIu64
+           " open=%" PRIu64 "\n",
+           counts[TTT_X_WON], counts[TTT_O_WON], counts[TTT_DRAW],
+           counts[TTT_IN_PROGRESS]);
+    for (size_t i = 0; i < len; i++)
+        if (by_length[i] != 0)
+            printf("len %zu %" PRIu64 "\n", i, by_length[i]);
+    free(by_length);
+    return 0;
+}
+
+static const char *value_name(int value)
+{
+    switch (value) {
+    case TTT_VALUE_WIN: return "win";
+    case TTT_VALUE_DRAW: return "draw";
+    case TTT_VALUE_LOSS: return "loss";
+    default: return "unknown";
+    }
+}
+
+static int cmd_solve(int argc, char **argv)
+{
+    struct options o = default_options();
+    ttt_solution sol;
+    int32_t *best;
+    size_t cells, best_len = 0;
+    ttt_game *g = NULL;
+    int npos, status, n, complete;
+
+    if (parse_options("solve", OPT_RULES | OPT_SOLVE, argc, argv, &o,
+                      &npos) != 0)
+        return usage_error();
+    if (o.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (npos < 2) {
+        fprintf(stderr, "ttt: solve needs SIZE K\n");
+        return usage_error();
+    }
+    if ((status = setup_position("solve", argv[0], argv[1], argv + 2,
+                                 npos - 2, &o, &g)) != 0)
+        return status;
+
+    n = ttt_size(g);
+    cells = (size_t)n * (size_t)n; /* enough for every optimal move */
+    best = malloc(cells * sizeof *best);
+    memset(&sol, 0, sizeof sol);
+    sol.size = sizeof sol;
+    status = best == NULL
+                 ? TTT_E_NOMEM
+                 : ttt_solve(g, o.budget, 0,
+                             o.value_only ? TTT_SOLVE_VALUE_ONLY : 0, &sol,
+                             best, cells, &best_len);
+    if (status != TTT_OK && status != TTT_E_BUDGET) {
+        fprintf(stderr, "ttt: solve: %s\n", ttt_strerror(status));
+        ttt_game_free(g);
+        free(best);
+        return EXIT_FAILURE;
+    }
+
+    /* Out of budget, the value may still be known (only the second pass
+     * missing), but best then holds a guess: print no moves. */
+    complete = status == TTT_OK && !o.value_only;
+    printf("value=%s",
+           sol.value_min == sol.value_max ? value_name(sol.value) : "unknown");
+    if (complete)
+        printf(" plies=%" PRId32, sol.plies);
+    else
+        printf(" plies=-");
+    printf(" best=");
+    if (!complete || best_len == 0)
+        putchar('-');
+    for (size_t i = 0; complete && i < best_len; i++) {
+        char name[NAME_CAP];
+        printf("%s%s", i > 0 ? "," : "",
+               cell_name((int)(best[i] / n), (int)(best[i] % n), name));
+    }
+    printf(" nodes=%" PRIu64 "\n", sol.nodes);
+
+    if (status == TTT_E_BUDGET)
+        fprintf(stderr,
+                "ttt: solve: the budget of %" PRIu64 " nodes ran out; the "
+                "value lies between %s and %s\n",
+                o.budget, value_name(sol.value_min), value_name(sol.value_max));
+    ttt_game_free(g);
+    free(best);
+    return status == TTT_OK ? 0 : EXIT_FAILURE;
+}
+
+static int cmd_match(int argc, char **argv)
+{
+    struct options o = default_options();
+    struct engine e;
+    uint64_t wins[4] = {0, 0, 0, 0}; /* indexed by the final state */
+    ttt_game *g = NULL;
+    int npos, status = TTT_OK;
+
+    if (parse_options("match", OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_GAMES,
+                      argc, argv, &o, &npos) != 0)
+        return usage_error();
+    if (o.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (npos > 0) {
+        fprintf(stderr, "ttt: match: unexpected argument '%s'\n", argv[0]);
+        return usage_error();
+    }
+    if (!o.player_given[0] || !o.player_given[1]) {
+        fprintf(stderr, "ttt: match needs --x KIND and --o KIND\n");
+        return usage_error();
+    }
+    if (o.player[0] == PLAYER_HUMAN || o.player[1] == PLAYER_HUMAN) {
+        fprintf(stderr, "ttt: match: players are random, bot or perfect\n");
+        return usage_error();
+    }
+    if ((status = make_game(&o, &g)) != 0)
+        return status;
+
+    memset(&e, 0, sizeof e);
+    e.bot_budget = o.budget;
+    e.perfect_budget = o.perfect_budget;
+    e.notes = stderr; /* stdout carries only the tally */
+    for (long i = 0; i < o.games && status == TTT_OK; i++) {
+        /* Each game on its own seed, as `ttt play --seed S+i` plays it.
+         * A perfect player that gave up stays the bot: the next game's
+         * opening would cost it the same fruitless search. */
+        e.seed = o.seed + (uint64_t)i;
+        ttt_game_reset(g);
+        while (status == TTT_OK && ttt_state(g) == TTT_IN_PROGRESS) {
+            int row = 0, col = 0;
+            enum player_kind kind = o.player[side_index(ttt_to_move(g))];
+            status = computer_move(&e, g, kind, &row, &col);
+            if (status == TTT_OK)
+                status = ttt_play(g, ttt_to_move(g), row, col, NULL);
+        }
+        wins[ttt_state(g)]++;
+    }
+    ttt_game_free(g);
+    if (status != TTT_OK) {
+        fprintf(stderr, "ttt: match: %s\n", ttt_strerror(status));
+        return EXIT_FAILURE;
+    }
+    printf("x_won=%" PRIu64 " o_won=%" PRIu64 " draw=%" PRIu64 "\n",
+           wins[TTT_X_WON], wins[TTT_O_WON], wins[TTT_DRAW]);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *cmd = argc > 1 ? argv[1] : NULL;
@@ -861,6 +1279,12 @@ int main(int argc, char **argv)
         return cmd_play(argc - 2, argv + 2);
     if (strcmp(cmd, "replay") == 0)
         return cmd_replay(argc - 2, argv + 2);
+    if (strcmp(cmd, "perft") == 0)
+        return cmd_perft(argc - 2, argv + 2);
+    if (strcmp(cmd, "solve") == 0)
+        return cmd_solve(argc - 2, argv + 2);
+    if (strcmp(cmd, "match") == 0)
+        return cmd_match(argc - 2, argv + 2);
     fprintf(stderr, "ttt: unknown command '%s'\n", cmd);
     return usage_error();
 }

@@ -42,6 +42,14 @@ play() {
     status=$?
 }
 
+# play_both INPUT ARGS...: as play, with INPUT typing the moves of both sides
+# (the default O is the perfect player; ARGS may still choose others).
+play_both() {
+    input=$1
+    shift
+    play "$input" --o human "$@"
+}
+
 # ends_with RESULT: exit 0, exactly one result line, and it is the last line.
 ends_with() {
     [ "$status" -eq 0 ] &&
@@ -63,51 +71,51 @@ play 'b2\na1\nc3\na2\nb1\na3\n' --x human --o human
 ends_with "O won"
 report "O wins down column a" $?
 
-play 'a1\nb1\na2\nb2\na3\n'
+play_both 'a1\nb1\na2\nb2\na3\n'
 ends_with "X won"
 report "X wins down column a" $?
 
-play 'a1\nb1\nc1\nb2\nb3\nc2\na2\na3\nc3\n'
+play_both 'a1\nb1\nc1\nb2\nb3\nc2\na2\na3\nc3\n'
 ends_with "draw"
 report "full-board draw" $?
 
-play '2 2\n1 1\n3 3\n2 1\n1 2\n3 1\n'
+play_both '2 2\n1 1\n3 3\n2 1\n1 2\n3 1\n'
 ends_with "O won"
 report "moves as 1-based row and column numbers" $?
 
-play 'a1\nb1\na2\nb2\na3\n' --misere
+play_both 'a1\nb1\na2\nb2\na3\n' --misere
 ends_with "O won"
 report "misere: completing a line loses" $?
 
-play 'a1\nb1\nc1\nb2\nb3\nc2\na2\na3\nc3\n' --early-draw
+play_both 'a1\nb1\nc1\nb2\nb3\nc2\na2\na3\nc3\n' --early-draw
 ends_with "draw" && ! grep -q 'plays c3' "$out"
 report "early draw once no line can be completed" $?
 
-play 'A1\nB1\nA2\nB2\nA3\n'
+play_both 'A1\nB1\nA2\nB2\nA3\n'
 ends_with "X won"
 report "upper-case cell names" $?
 
-play 'b2\na1\nc3\na2\nb1\na3'
+play_both 'b2\na1\nc3\na2\nb1\na3'
 ends_with "O won"
 report "last line without a newline" $?
 
-play 'b2\na1\nc3\na2\nb1\na3\nc1\nquit\n'
+play_both 'b2\na1\nc3\na2\nb1\na3\nc1\nquit\n'
 ends_with "O won" && ! grep -q 'plays c1' "$out"
 report "input after the end is not played" $?
 
-play 'a1\nb1\na2\nb2\na3\n'
+play_both 'a1\nb1\na2\nb2\na3\n'
 ends_with "X won" && ! grep -q 'to move' "$out"
 report "no prompts when input is not a terminal" $?
 
 # --- Rejected input --------------------------------------------------------
 
-play 'b2\nb2\na1\n'
+play_both 'b2\nb2\na1\n'
 ends_with "unfinished" &&
     grep -q '^cannot play b2: .*' "$out" &&
     grep -A1 '^cannot play b2' "$out" | grep -q '^O plays a1$'
 report "occupied cell rejected, then a legal move" $?
 
-play 'd4\n4 4\n0 1\nb2\n'
+play_both 'd4\n4 4\n0 1\nb2\n'
 ends_with "unfinished" &&
     grep -q '^cannot play d4: ' "$out" &&
     grep -q '^cannot play 4 4: ' "$out" &&
@@ -115,26 +123,26 @@ ends_with "unfinished" &&
     grep -q '^X plays b2$' "$out"
 report "off-board moves rejected" $?
 
-play 'b2x\nfoo\n1 2 3\n1 x\nb2\n'
+play_both 'b2x\nfoo\n1 2 3\n1 x\nb2\n'
 ends_with "unfinished" &&
     [ "$(grep -c 'not a move' "$out")" -eq 4 ] &&
     grep -q '^X plays b2$' "$out"
 report "malformed moves rejected" $?
 
 long=$(awk 'BEGIN { for (i = 0; i < 5000; i++) printf "a" }')
-play "$long\\nb2\\n"
+play_both "$long\\nb2\\n"
 ends_with "unfinished" && grep -q 'longer than' "$out" &&
     grep -q '^X plays b2$' "$out"
 report "overlong line rejected, next line read" $?
 
 # --- Undo, redo, save, quit -------------------------------------------------
 
-play "b2\\na1\\nc3\\nundo\\nundo\\nredo\\nsave $tmp/undo.ttt\\n"
+play_both "b2\\na1\\nc3\\nundo\\nundo\\nredo\\nsave $tmp/undo.ttt\\n"
 ends_with "unfinished" &&
     [ "$(cat "$tmp/undo.ttt" 2>/dev/null)" = "ttt/1 n=3 k=3 rules=classic moves=b2,a1" ]
 report "undo and redo" $?
 
-play 'undo\nb2\nundo\na1\nredo\n'
+play_both 'undo\nb2\nundo\na1\nredo\n'
 ends_with "unfinished" &&
     grep -q '^undo: ' "$out" && grep -q '^redo: ' "$out"
 report "undo on an empty game and redo after a new move are refused" $?
@@ -144,17 +152,17 @@ ends_with "unfinished" &&
     [ "$(cat "$tmp/random.ttt" 2>/dev/null)" = "ttt/1 n=3 k=3 rules=classic moves=-" ]
 report "undo against a random player goes back to the human's turn" $?
 
-play 'b2\nquit\na1\n'
+play_both 'b2\nquit\na1\n'
 ends_with "unfinished" && ! grep -q 'plays a1' "$out"
 report "quit leaves the game unfinished" $?
 
-play 'b2\n'
+play_both 'b2\n'
 ends_with "unfinished"
 report "end of input leaves the game unfinished" $?
 
 # --- Save and replay ---------------------------------------------------------
 
-play "b2\\na1\\nc3\\nsave $tmp/game.ttt\\n" --misere
+play_both "b2\\na1\\nc3\\nsave $tmp/game.ttt\\n" --misere
 [ "$(cat "$tmp/game.ttt" 2>/dev/null)" = "ttt/1 n=3 k=3 rules=misere moves=b2,a1,c3" ] &&
     "$TTT" replay "$tmp/game.ttt" >"$out" 2>"$err"
 status=$?
@@ -179,6 +187,172 @@ play '' --x random --o random --seed 7
 grep -q '^result: ' "$out" && cmp -s "$out" "$tmp/first"
 report "the same seed plays the same game" $?
 
+# --- Computer players in play -------------------------------------------------
+
+# A corner opening has one drawing reply, the centre; the perfect player,
+# O by default, must find it whatever its seed.
+ok=0
+for seed in 1 2 3; do
+    play 'a1\n' --seed "$seed"
+    ends_with "unfinished" && grep -q '^O plays b2$' "$out" || ok=1
+done
+report "the default O is the perfect player" $ok
+
+# Whatever X tries (occupied cells are refused and the next line is read),
+# the perfect O never loses.
+ok=0
+for moves in 'a1 b1 c1 a2 b2 c2 a3 b3 c3' 'b2 a1 c3 a3 c1 b1 a2 c2 b3' \
+    'c3 b3 a3 c2 b2 a2 c1 b1 a1'; do
+    for seed in 1 2; do
+        play "$(echo "$moves" | tr ' ' '\n')\n" --seed "$seed"
+        ends_with "draw" || ends_with "O won" || ok=1
+    done
+done
+report "human X never beats the default perfect O" $ok
+
+play '' --x perfect --o perfect --seed 3
+ends_with "draw"
+report "perfect against perfect draws" $?
+
+play '' --x bot --o bot --size 5 --k 4 --budget 2000
+ends_with "X won" || ends_with "O won" || ends_with "draw"
+report "bot against bot finishes, with a small budget" $?
+
+play 'd4\nquit\n' --size 7 --k 4 --perfect-budget 1000 --budget 2000
+ends_with "unfinished" &&
+    [ "$(grep -c 'perfect player' "$out")" -eq 1 ] &&
+    grep -q '^O plays ' "$out"
+report "a perfect player out of budget says so once, and the bot moves" $?
+
+# --- perft -------------------------------------------------------------------
+
+# engine CMD ARGS...: runs "ttt CMD ARGS", leaving stdout in $out, stderr in
+# $err and the exit status in $status.
+engine() {
+    "$TTT" "$@" </dev/null >"$out" 2>"$err"
+    status=$?
+}
+
+# len_sum: the games counted by the "len" lines of $out.
+len_sum() {
+    awk '$1 == "len" { n += $3 } END { printf "%.0f", n }' "$out"
+}
+
+engine perft 3 3 9
+[ "$status" -eq 0 ] &&
+    [ "$(head -n 1 "$out")" = "x_won=131184 o_won=77904 draw=46080 open=0" ] &&
+    [ "$(grep -c '^x_won=' "$out")" -eq 1 ] &&
+    [ "$(grep -vc '^len [0-9]* [1-9][0-9]*$' "$out")" -eq 1 ] &&
+    [ "$(len_sum)" = 255168 ] &&
+    grep -q '^len 5 1440$' "$out" && grep -q '^len 9 127872$' "$out"
+report "perft 3 3 9: every game, by outcome and by length" $?
+
+engine perft 3 3 2
+[ "$status" -eq 0 ] &&
+    [ "$(cat "$out")" = "x_won=0 o_won=0 draw=0 open=72
+len 2 72" ]
+report "perft 3 3 2: games still open at the depth" $?
+
+engine perft 3 3 0
+[ "$status" -eq 0 ] &&
+    [ "$(cat "$out")" = "x_won=0 o_won=0 draw=0 open=1
+len 0 1" ]
+report "perft 3 3 0: the position itself" $?
+
+# Misere changes who wins, not when a game ends.
+engine perft --misere 3 3 9
+cp "$out" "$tmp/misere"
+engine perft 3 3 9 --misere
+[ "$status" -eq 0 ] && cmp -s "$out" "$tmp/misere" &&
+    [ "$(head -n 1 "$out")" = "x_won=77904 o_won=131184 draw=46080 open=0" ]
+report "perft --misere, before or after the numbers" $?
+
+# A game drawn early has one way left to fill the board, and no line to win.
+engine perft 3 3 9 --early-draw
+[ "$status" -eq 0 ] &&
+    [ "$(head -n 1 "$out")" = "x_won=131184 o_won=77904 draw=46080 open=0" ] &&
+    [ "$(len_sum)" = 255168 ] && grep -q '^len 9 104832$' "$out"
+report "perft --early-draw: the same games, some drawn sooner" $?
+
+engine perft 3 3 9 a1 b1 a2 b2 a3
+[ "$status" -eq 0 ] &&
+    [ "$(cat "$out")" = "x_won=1 o_won=0 draw=0 open=0
+len 0 1" ]
+report "perft of a finished position" $?
+
+# --- solve -------------------------------------------------------------------
+
+engine solve 3 3
+[ "$status" -eq 0 ] &&
+    [ "$(cat "$out")" = "value=draw plies=9 best=a1,b1,c1,a2,b2,c2,a3,b3,c3 nodes=$(sed -n 's/.* nodes=//p' "$out")" ] &&
+    grep -q ' nodes=[1-9][0-9]*$' "$out"
+report "solve 3 3: a draw, every move keeps it" $?
+
+engine solve 3 3 a1
+[ "$status" -eq 0 ] && grep -q '^value=draw plies=8 best=b2 nodes=' "$out"
+report "solve after a corner: only the centre draws" $?
+
+engine solve 3 3 a1 b1 a2 b2
+[ "$status" -eq 0 ] && grep -q '^value=win plies=1 best=a3 nodes=' "$out"
+report "solve: X wins in one" $?
+
+engine solve 3 3 a1 b1 b2 c3 a2
+[ "$status" -eq 0 ] && grep -q '^value=loss plies=2 best=c1,c2,a3,b3 nodes=' "$out"
+report "solve: O cannot stop both threats" $?
+
+engine solve 3 3 a1 b1 a2 b2 a3
+[ "$status" -eq 0 ] && [ "$(cat "$out")" = "value=loss plies=0 best=- nodes=0" ]
+report "solve of a won game: a loss for the player who would move" $?
+
+engine solve --misere 3 3
+[ "$status" -eq 0 ] && grep -q '^value=draw plies=9 best=b2 nodes=' "$out"
+report "solve --misere: only the centre draws" $?
+
+engine solve 3 3 --value-only
+[ "$status" -eq 0 ] && grep -q '^value=draw plies=- best=- nodes=[0-9]*$' "$out"
+report "solve --value-only" $?
+
+engine solve 4 4
+[ "$status" -eq 0 ] && grep -q '^value=draw plies=16 best=a1,.*,d4 nodes=' "$out"
+report "solve 4 4: a draw" $?
+
+engine solve 4 3 --value-only
+[ "$status" -eq 0 ] && grep -q '^value=win ' "$out"
+report "solve 4 3: a first-player win" $?
+
+engine solve 4 4 --budget 10
+[ "$status" -eq 1 ] && [ -s "$err" ] &&
+    grep -q '^value=[a-z]* plies=- best=- nodes=[0-9]*$' "$out"
+report "solve out of budget: what is known, exit 1" $?
+
+# --- match -------------------------------------------------------------------
+
+engine match --x perfect --o perfect --games 10 --seed 1
+[ "$status" -eq 0 ] && [ "$(cat "$out")" = "x_won=0 o_won=0 draw=10" ]
+report "match: perfect against perfect always draws" $?
+
+engine match --x bot --o perfect --games 5 --seed 1
+[ "$status" -eq 0 ] && grep -q '^x_won=0 o_won=0 draw=5$' "$out" &&
+    engine match --x perfect --o bot --games 5 --seed 1 &&
+    [ "$(cat "$out")" = "x_won=0 o_won=0 draw=5" ]
+report "match: the bot holds the perfect player to a draw on 3x3" $?
+
+engine match --x bot --o random --size 7 --k 4 --games 10 --seed 1
+[ "$status" -eq 0 ] && [ "$(cat "$out")" = "x_won=10 o_won=0 draw=0" ]
+report "match: the bot beats the random player on 7x7, K 4" $?
+
+engine match --x random --o random --games 20 --seed 5
+cp "$out" "$tmp/first"
+engine match --o random --games 20 --x random --seed 5
+[ "$status" -eq 0 ] && cmp -s "$out" "$tmp/first" &&
+    [ "$(awk -F '[ =]' '{ print $2 + $4 + $6 }' "$out")" = 20 ]
+report "match: the same seed plays the same games" $?
+
+engine match --x perfect --o random --size 6 --k 4 --games 2 --perfect-budget 100 --budget 2000
+[ "$status" -eq 0 ] && grep -q '^x_won=[0-9]* o_won=[0-9]* draw=[0-9]*$' "$out" &&
+    [ "$(wc -l <"$out")" -eq 1 ] && [ "$(grep -c 'perfect player' "$err")" -eq 1 ]
+report "match: a perfect player out of budget is noted once, on stderr" $?
+
 # --- Command line ------------------------------------------------------------
 
 "$TTT" --help >"$out" 2>"$err" && grep -q 'usage' "$out"
@@ -189,6 +363,34 @@ report "help" $?
 
 "$TTT" --version >"$out" 2>"$err" && [ -s "$out" ]
 report "--version" $?
+
+"$TTT" help >"$out" 2>"$err" &&
+    grep -q 'ttt perft' "$out" && grep -q 'ttt solve' "$out" &&
+    grep -q 'ttt match' "$out" && grep -q 'perfect' "$out"
+report "help covers perft, solve, match and the computer players" $?
+
+# engine_fails ARGS...: exit 2, a message on stderr, nothing on stdout.
+engine_fails() {
+    engine "$@"
+    [ "$status" -eq 2 ] && [ -s "$err" ] && [ ! -s "$out" ]
+}
+
+ok=0
+for args in "perft" "perft 3 3" "perft 3 3 -1" "perft 3 3 x" "perft 2 2 1" \
+    "perft 3 4 9" "perft 3 3 9 --bogus" "perft 3 3 9 a1 a1" \
+    "solve" "solve 3" "solve 3 0" "solve 3 3 a1 a1" "solve 3 3 d4" \
+    "solve 3 3 b2x" "solve 3 3 a1 b1 a2 b2 a3 c3" "solve 3 3 --budget" \
+    "solve 3 3 --budget -5" "solve 3 3 --games 3" \
+    "match" "match --x bot" "match --x human --o bot" "match --x bot --o robot" \
+    "match --x bot --o bot --games 0" "match --x bot --o bot --size 2" \
+    "match --x bot --o bot extra" "play extra"; do
+    # shellcheck disable=SC2086 # the arguments are meant to split
+    if ! engine_fails $args; then
+        echo "# not exit 2 with a message: ttt $args"
+        ok=1
+    fi
+done
+report "bad engine arguments exit 2" $ok
 
 usage_fails play --bogus
 report "unknown option exits 2" $?
