@@ -710,6 +710,7 @@ typedef struct sboard {
     int8_t *cells;
     int16_t *window_marks;    /* X count, O count per window */
     int32_t *window_offsets;
+    int32_t *window_start;    /* first cell of each window */
     int32_t *cell_live;
     int32_t *cell_touched;
     int64_t *cell_weight[2];
@@ -733,6 +734,7 @@ static void sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
     b->cells = carve(carver, nn, sizeof(int8_t));
     b->window_marks = carve(carver, windows * 2, sizeof(int16_t));
     b->window_offsets = carve(carver, windows, sizeof(int32_t));
+    b->window_start = carve(carver, windows, sizeof(int32_t));
     b->cell_live = carve(carver, nn, sizeof(int32_t));
     b->cell_touched = carve(carver, nn, sizeof(int32_t));
     for (int p = 0; p < 2; p++) {
@@ -903,6 +905,14 @@ static int32_t window_index(const sboard *b, int d, int32_t row, int32_t col)
     }
 }
 
+static int window_direction(const sboard *b, int32_t w)
+{
+    int d = 3;
+    while (d > 0 && w < b->window_base[d])
+        d--;
+    return d;
+}
+
 static int32_t min32(int32_t a, int32_t b)
 {
     return a < b ? a : b;
@@ -1068,6 +1078,7 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
         for (int32_t row = 0; row < rows; row++) {
             for (int32_t col = col_lo; col < col_hi; col++) {
                 int32_t start = row * n + col;
+                b->window_start[window_index(b, d, row, col)] = start;
                 window_account(b, start, d, none, 0, +1);
                 int32_t cell = start;
                 for (int32_t i = 0; i < k; i++, cell += b->cell_step[d]) {
@@ -1410,7 +1421,9 @@ static void tt_store(ttable *tt, uint64_t key, int32_t lower, int32_t upper,
  *   - neither side able to complete a window with the moves it has left
  *     (counting only windows free of the other's marks): a draw; one side
  *     unable bounds the score on that side, often ending a null-window
- *     search at once;
+ *     search at once. Near the end "able" means able to make a double
+ *     threat some day (can_double), and the opponent is also unable if one
+ *     mark of mine stops all its future double threats;
  *   - exactly one opponent completion cell: the only move worth trying is
  *     to block it (any other loses in 2, and the block loses no sooner than
  *     in 4);
@@ -1438,6 +1451,10 @@ typedef struct solver {
     int32_t *future;    /* 4 * K + 4 cells: future_threats output */
     int32_t *relevance; /* per cell, zero between uses */
     int32_t *doubles;   /* per cell: the opponent's double-threat moves */
+    int32_t *pair_hits; /* per cell, zero between uses */
+    uint32_t *stamp;    /* per cell: marks of the current pair */
+    uint32_t stamp_now;
+    int32_t *fillable;  /* window indices, PAIR_WINDOWS_MAX */
     uint64_t nodes;
     uint64_t budget;
     int stopped;        /* budget reached, or an allocation failed */
@@ -1568,6 +1585,97 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
     return count;
 }
 
+/*
+ * Whether one mark stops every double threat p could ever make. A double
+ * threat comes from a pair of p's open windows through one empty cell whose
+ * union p can fill but for two cells (see can_double); such pairs only ever
+ * disappear, and a mark of the other side in either window removes one. So
+ * if one cell lies in the empty cells of every fillable pair, the player to
+ * move takes it (or must, if forced >= 0: then only that cell counts) and p
+ * can never win. Listing pairs is quadratic in p's fillable windows, so with
+ * more than PAIR_WINDOWS_MAX of them the answer is a cautious no.
+ */
+#define PAIR_WINDOWS_MAX 48
+
+static int one_cell_stops_pairs(solver *s, int p, int32_t forced)
+{
+    sboard *b = &s->b;
+    int32_t left = (b->empty + (p == sboard_mover(b))) / 2;
+    int32_t k = b->k, count = 0;
+    for (int32_t w = 0; w < b->window_count; w++) {
+        const int16_t *marks = b->window_marks + 2 * (size_t)w;
+        if (marks[1 - p] == 0 && k - marks[p] <= left) {
+            if (count == PAIR_WINDOWS_MAX)
+                return 0;
+            s->fillable[count++] = w;
+        }
+    }
+    int32_t pairs = 0, best_hits = 0;
+    for (int32_t i = 0; i < count; i++) {
+        int32_t w1 = s->fillable[i];
+        int32_t step1 = b->cell_step[window_direction(b, w1)];
+        for (int32_t j = i + 1; j < count; j++) {
+            int32_t w2 = s->fillable[j];
+            int32_t step2 = b->cell_step[window_direction(b, w2)];
+            if (++s->stamp_now == 0) {
+                memset(s->stamp, 0, (size_t)b->nn * sizeof(uint32_t));
+                s->stamp_now = 1;
+            }
+            int32_t empties = 0, shared = 0;
+            int32_t cell = b->window_start[w1];
+            for (int32_t t = 0; t < k; t++, cell += step1) {
+                if (b->cells[cell] == TTT_EMPTY) {
+                    s->stamp[cell] = s->stamp_now;
+                    empties++;
+                }
+            }
+            cell = b->window_start[w2];
+            for (int32_t t = 0; t < k; t++, cell += step2) {
+                if (b->cells[cell] == TTT_EMPTY) {
+                    if (s->stamp[cell] == s->stamp_now)
+                        shared = 1;
+                    else
+                        empties++;
+                }
+            }
+            if (!shared || empties - 1 > left)
+                continue;
+            /* A fillable pair: each of its empty cells would stop it. */
+            pairs++;
+            cell = b->window_start[w1];
+            for (int32_t t = 0; t < k; t++, cell += step1) {
+                if (b->cells[cell] == TTT_EMPTY)
+                    s->pair_hits[cell]++;
+            }
+            cell = b->window_start[w2];
+            for (int32_t t = 0; t < k; t++, cell += step2) {
+                if (b->cells[cell] == TTT_EMPTY && s->stamp[cell] != s->stamp_now)
+                    s->pair_hits[cell]++;
+            }
+        }
+    }
+    /* Read and clear the counts over the same cells. */
+    for (int32_t i = 0; i < count; i++) {
+        int32_t w = s->fillable[i];
+        int32_t step = b->cell_step[window_direction(b, w)];
+        int32_t cell = b->window_start[w];
+        for (int32_t t = 0; t < k; t++, cell += step) {
+            if (forced < 0 || cell == forced) {
+                if (s->pair_hits[cell] > best_hits)
+                    best_hits = s->pair_hits[cell];
+            }
+        }
+    }
+    for (int32_t i = 0; i < count; i++) {
+        int32_t w = s->fillable[i];
+        int32_t step = b->cell_step[window_direction(b, w)];
+        int32_t cell = b->window_start[w];
+        for (int32_t t = 0; t < k; t++, cell += step)
+            s->pair_hits[cell] = 0;
+    }
+    return best_hits == pairs;
+}
+
 /* Undoes find_double_threats' relevance counts. */
 static void clear_relevance(solver *s, int opp, int32_t doubles)
 {
@@ -1665,6 +1773,13 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     if (!b->misere) {
         me_can = me_complete && can_double(b, me);
         opp_can = opp_complete && can_double(b, opp);
+        /* With at most one opponent completion cell (more lost above), if
+         * one mark of mine stops all of the opponent's future double
+         * threats, the opponent cannot win. */
+        if (opp_can && b->threat_cells[opp] <= 1) {
+            int32_t must = b->threat_cells[opp] == 1 ? (int32_t)b->threat_sum[opp] : -1;
+            opp_can = !one_cell_stops_pairs(s, opp, must);
+        }
         upper = me_can ? win_in(s, 1) : 0;
         lower = opp_can ? -win_in(s, 2) : 0;
     } else {
@@ -1894,6 +2009,9 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
     carve(&sizes, 4 * (size_t)snap->k + 4, sizeof(int32_t));
     carve(&sizes, (size_t)snap->nn, sizeof(int32_t));
     carve(&sizes, (size_t)snap->nn, sizeof(int32_t));
+    carve(&sizes, (size_t)snap->nn, sizeof(int32_t));
+    carve(&sizes, (size_t)snap->nn, sizeof(uint32_t));
+    carve(&sizes, PAIR_WINDOWS_MAX, sizeof(int32_t));
     carve(&sizes, buckets * TT_WAYS, sizeof(tt_entry));
     if (sizes.overflow)
         return TTT_E_NOMEM;
@@ -1906,7 +2024,12 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
     s->future = carve(&parts, 4 * (size_t)snap->k + 4, sizeof(int32_t));
     s->relevance = carve(&parts, (size_t)snap->nn, sizeof(int32_t));
     s->doubles = carve(&parts, (size_t)snap->nn, sizeof(int32_t));
+    s->pair_hits = carve(&parts, (size_t)snap->nn, sizeof(int32_t));
+    s->stamp = carve(&parts, (size_t)snap->nn, sizeof(uint32_t));
+    s->fillable = carve(&parts, PAIR_WINDOWS_MAX, sizeof(int32_t));
     memset(s->relevance, 0, (size_t)snap->nn * sizeof(int32_t));
+    memset(s->pair_hits, 0, (size_t)snap->nn * sizeof(int32_t));
+    memset(s->stamp, 0, (size_t)snap->nn * sizeof(uint32_t));
     s->tt.entries = carve(&parts, buckets * TT_WAYS, sizeof(tt_entry));
     memset(s->history, 0, (size_t)snap->nn * sizeof(int64_t));
     memset(s->tt.entries, 0, buckets * TT_WAYS * sizeof(tt_entry));
