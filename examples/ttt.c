@@ -18,10 +18,10 @@
 /* Enough for any cell name up to TTT_MAX_SIZE ("amj1024"). */
 #define NAME_CAP 16
 /* The perfect player's default node budget per move. The empty 4x4 board
- * takes the solver some 30 thousand positions, (5,5,4) about 50 million:
- * too many to wait for at every move. So beyond 4x4 the perfect player
- * gives up within a second or two and the bot takes over, instead of
- * searching for minutes (or, on big boards, for ever). */
+ * takes the solver thousands of positions, (5,5,4) millions: seconds or
+ * more at every move. So beyond 4x4 the perfect player gives up within a
+ * second or two and the bot takes over, instead of searching for minutes
+ * (or, on big boards, for ever). */
 #define PERFECT_BUDGET_DEFAULT UINT64_C(2000000)
 
 /* Who makes the moves for one side. To add a kind: a value here, a row in
