@@ -1272,6 +1272,22 @@ static void sort_moves(int64_t *keys, size_t from, size_t to)
     }
 }
 
+/* Moves the `wanted` best keys of [from, to) to its front, best first:
+ * cheaper than sorting when only a few of many are searched. */
+static void select_moves(int64_t *keys, size_t from, size_t to, size_t wanted)
+{
+    for (size_t i = from; i < to && i < from + wanted; i++) {
+        size_t best = i;
+        for (size_t j = i + 1; j < to; j++) {
+            if (keys[j] > keys[best])
+                best = j;
+        }
+        int64_t key = keys[i];
+        keys[i] = keys[best];
+        keys[best] = key;
+    }
+}
+
 static int32_t move_cell(int64_t key)
 {
     return (int32_t)(key & CELL_MASK);
@@ -1286,6 +1302,11 @@ static int32_t move_cell(int64_t key)
  * position's score, the best move found (in the canonical orientation) and
  * the log2 of the nodes its search took. A new entry replaces the cheapest
  * one of its bucket, so expensive results survive.
+ *
+ * The table starts small (256 KiB) and grows eightfold whenever half its
+ * entries are taken, up to its cap: most solves are small, and clearing a
+ * table of the full size would cost them more than the search. Growing
+ * early keeps the entries a small table would have to evict.
  */
 
 #define TT_WAYS 4
@@ -1298,10 +1319,15 @@ typedef struct tt_entry {
     uint64_t data;
 } tt_entry;
 
+#define TT_START_BUCKETS 4096
+
 typedef struct ttable {
     tt_entry *entries;
     size_t bucket_mask;
     int bucket_shift;
+    size_t used;          /* entries holding a position */
+    size_t max_buckets;   /* the cap on growth */
+    const ttt_game *game; /* whose allocator holds the entries */
 } ttable;
 
 static uint64_t tt_pack(int32_t lower, int32_t upper, int32_t move, int work)
@@ -1360,14 +1386,77 @@ static const tt_entry *tt_probe(const ttable *tt, uint64_t key)
     return NULL;
 }
 
-static void tt_store(ttable *tt, uint64_t key, int32_t lower, int32_t upper,
-                     int32_t move, uint64_t nodes)
+/* Puts an entry in its bucket: over the same key (merging), in a free way,
+ * or over the cheapest. Returns 1 if a free way was used. */
+static int tt_put(ttable *tt, uint64_t key, uint64_t data)
+{
+    tt_entry *bucket = tt_bucket(tt, key);
+    tt_entry *victim = &bucket[0];
+    for (int i = 0; i < TT_WAYS; i++) {
+        tt_entry *entry = &bucket[i];
+        if (!(entry->data & TT_USED)) {
+            entry->key = key;
+            entry->data = data;
+            return 1;
+        }
+        if (tt_work(entry->data) < tt_work(victim->data))
+            victim = entry;
+    }
+    victim->key = key;
+    victim->data = data;
+    return 0;
+}
+
+/* Allocates a table of `buckets` empty buckets (a power of two) and moves
+ * the old entries into it. */
+static int tt_resize(ttable *tt, size_t buckets)
+{
+    size_t bytes;
+    if (!size_mul(buckets, TT_WAYS * sizeof(tt_entry), &bytes))
+        return TTT_E_NOMEM;
+    tt_entry *entries = engine_alloc(tt->game, bytes);
+    if (!entries)
+        return TTT_E_NOMEM;
+    memset(entries, 0, bytes);
+    ttable old = *tt;
+    tt->entries = entries;
+    tt->bucket_mask = buckets - 1;
+    int bits = 0;
+    while (((size_t)1 << bits) < buckets)
+        bits++;
+    tt->bucket_shift = 64 - (bits ? bits : 1);
+    tt->used = 0;
+    if (old.entries) {
+        for (size_t i = 0; i < (old.bucket_mask + 1) * TT_WAYS; i++) {
+            if (old.entries[i].data & TT_USED)
+                tt->used += (size_t)tt_put(tt, old.entries[i].key, old.entries[i].data);
+        }
+        engine_free(tt->game, old.entries);
+    }
+    return TTT_OK;
+}
+
+static void tt_release(ttable *tt)
+{
+    engine_free(tt->game, tt->entries);
+    tt->entries = NULL;
+}
+
+static void tt_clear(ttable *tt)
+{
+    memset(tt->entries, 0, (tt->bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
+    tt->used = 0;
+}
+
+/* Records bounds for key, merged with what the table knew. Returns
+ * TTT_E_NOMEM if growing the table failed. */
+static int tt_store(ttable *tt, uint64_t key, int32_t lower, int32_t upper,
+                    int32_t move, uint64_t nodes)
 {
     int work = 0;
     while (work < 127 && nodes >> work > 1)
         work++;
     tt_entry *bucket = tt_bucket(tt, key);
-    tt_entry *victim = &bucket[0];
     for (int i = 0; i < TT_WAYS; i++) {
         tt_entry *entry = &bucket[i];
         if ((entry->data & TT_USED) && entry->key == key) {
@@ -1379,25 +1468,23 @@ static void tt_store(ttable *tt, uint64_t key, int32_t lower, int32_t upper,
                 lower = old_lower;
             if (old_upper < upper)
                 upper = old_upper;
-            if (lower > upper) {
+            if (lower > upper)
                 lower = upper;
-            }
             if (move < 0)
                 move = tt_move(entry->data);
             if (tt_work(entry->data) > work)
                 work = tt_work(entry->data);
             entry->data = tt_pack(lower, upper, move, work);
-            return;
+            return TTT_OK;
         }
-        if (!(entry->data & TT_USED)) {
-            victim = entry;
-            break;
-        }
-        if (tt_work(entry->data) < tt_work(victim->data))
-            victim = entry;
     }
-    victim->key = key;
-    victim->data = tt_pack(lower, upper, move, work);
+    tt->used += (size_t)tt_put(tt, key, tt_pack(lower, upper, move, work));
+    size_t buckets = tt->bucket_mask + 1;
+    if (tt->used * 2 > buckets * TT_WAYS && buckets < tt->max_buckets) {
+        size_t bigger = buckets * 8 < tt->max_buckets ? buckets * 8 : tt->max_buckets;
+        return tt_resize(tt, bigger);
+    }
+    return TTT_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1900,8 +1987,11 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
             new_lower = new_upper = best;
         int32_t canonical_move =
             best_cell >= 0 ? b->sym[(size_t)symmetry * (size_t)b->nn + (size_t)best_cell] : -1;
-        tt_store(&s->tt, key, new_lower, new_upper, canonical_move,
-                 s->nodes - nodes_before);
+        if (tt_store(&s->tt, key, new_lower, new_upper, canonical_move,
+                     s->nodes - nodes_before) != TTT_OK) {
+            solver_stop(s, TTT_E_NOMEM);
+            return 0;
+        }
     }
     if (best_move)
         *best_move = best_cell;
@@ -2012,7 +2102,6 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
     carve(&sizes, (size_t)snap->nn, sizeof(int32_t));
     carve(&sizes, (size_t)snap->nn, sizeof(uint32_t));
     carve(&sizes, PAIR_WINDOWS_MAX, sizeof(int32_t));
-    carve(&sizes, buckets * TT_WAYS, sizeof(tt_entry));
     if (sizes.overflow)
         return TTT_E_NOMEM;
     memory->block = engine_alloc(memory->game, sizes.used);
@@ -2030,14 +2119,11 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
     memset(s->relevance, 0, (size_t)snap->nn * sizeof(int32_t));
     memset(s->pair_hits, 0, (size_t)snap->nn * sizeof(int32_t));
     memset(s->stamp, 0, (size_t)snap->nn * sizeof(uint32_t));
-    s->tt.entries = carve(&parts, buckets * TT_WAYS, sizeof(tt_entry));
     memset(s->history, 0, (size_t)snap->nn * sizeof(int64_t));
-    memset(s->tt.entries, 0, buckets * TT_WAYS * sizeof(tt_entry));
-    s->tt.bucket_mask = buckets - 1;
-    int bits = 0;
-    while (((size_t)1 << bits) < buckets)
-        bits++;
-    s->tt.bucket_shift = 64 - (bits ? bits : 1);
+    s->tt.game = memory->game;
+    s->tt.max_buckets = buckets;
+    if (tt_resize(&s->tt, buckets < TT_START_BUCKETS ? buckets : TT_START_BUCKETS) != TTT_OK)
+        return TTT_E_NOMEM;
     s->use_tt = 1;
     s->moves.game = memory->game;
     s->status = TTT_OK;
@@ -2047,13 +2133,9 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
 
 static void solver_finish(solver *s, search_memory *memory)
 {
+    tt_release(&s->tt);
     engine_free(memory->game, s->moves.keys);
     engine_free(memory->game, memory->block);
-}
-
-static void tt_clear(solver *s)
-{
-    memset(s->tt.entries, 0, (s->tt.bucket_mask + 1) * TT_WAYS * sizeof(tt_entry));
 }
 
 /* What a solve found. */
@@ -2122,7 +2204,7 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
         s->dtm = 1;
         s->base = b->nn + 2;
         s->use_tt = s->base < SCORE_INF - 1;
-        tt_clear(s);
+        tt_clear(&s->tt);
         target = r->value > 0 ? solve_node(s, 0, SCORE_INF, 0, NULL)
                               : solve_node(s, -SCORE_INF, 0, 0, NULL);
         if (s->stopped)
@@ -2361,7 +2443,7 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         s->status = TTT_E_NOMEM;
         return 0;
     }
-    sort_moves(s->moves.keys, base, base + (size_t)count);
+    select_moves(s->moves.keys, base, base + (size_t)count, BOT_BEAM);
     if (count > BOT_BEAM)
         count = BOT_BEAM;
 

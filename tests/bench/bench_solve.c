@@ -1,0 +1,324 @@
+/* bench_solve.c - ttt-bench-solve: the engine's goals: solve times, nodes and memory; perft; bot matches. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ttt.h"
+
+/*
+ * Three benchmarks of the engine, each printing one table:
+ *   solve    the exact solver from the empty board of each goal game:
+ *            value, nodes, time and peak memory of the value alone (what
+ *            the goals measure) and of the full solve (plies and every
+ *            optimal move);
+ *   perft    whole-game counts through transpositions;
+ *   match    bots against each other over seeded games.
+ * Memory is measured exactly: the game is built with a counting allocator
+ * and the engine allocates through it, so the peak is the engine's own.
+ * Times are wall-clock (CLOCK_MONOTONIC) and processor time (clock(), the
+ * steadier of the two on a shared machine) around one call; the engine is
+ * deterministic, so nodes and results repeat exactly from run to run.
+ *
+ * The functions bench_solve, bench_perft and bench_match can be called from
+ * another benchmark program (define TTT_BENCH_SOLVE_NO_MAIN before
+ * including this file); main parses options and runs the chosen ones.
+ */
+
+/* ------------------------------------------------------------------------ */
+/* Counting allocator and clock                                              */
+
+typedef struct counting {
+    size_t live;
+    size_t peak;
+} counting;
+
+/* Each block carries its size in a header of max_align_t alignment. */
+typedef union block_header {
+    size_t size;
+    max_align_t align;
+} block_header;
+
+static void *counting_alloc(void *user, size_t size)
+{
+    counting *count = user;
+    block_header *block = malloc(sizeof *block + size);
+    if (!block)
+        return NULL;
+    block->size = size;
+    count->live += size;
+    if (count->live > count->peak)
+        count->peak = count->live;
+    return block + 1;
+}
+
+static void counting_dealloc(void *user, void *ptr)
+{
+    counting *count = user;
+    if (!ptr)
+        return;
+    block_header *block = (block_header *)ptr - 1;
+    count->live -= block->size;
+    free(block);
+}
+
+static double seconds_now(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+static double cpu_seconds_now(void)
+{
+    return (double)clock() / CLOCKS_PER_SEC;
+}
+
+static ttt_game *counted_game(int n, int k, counting *count)
+{
+    ttt_allocator alloc = {counting_alloc, counting_dealloc, count};
+    ttt_game *game = NULL;
+    if (ttt_game_new_with(n, k, &alloc, &game) != TTT_OK) {
+        fprintf(stderr, "ttt-bench-solve: cannot create a %dx%d game\n", n, n);
+        exit(1);
+    }
+    return game;
+}
+
+static const char *value_name(int value)
+{
+    return value > 0 ? "win" : value < 0 ? "loss" : "draw";
+}
+
+/* ------------------------------------------------------------------------ */
+/* solve                                                                     */
+
+typedef struct solve_goal {
+    int n, k;
+    int expect; /* the published value for the first player */
+    const char *goal;
+} solve_goal;
+
+static const solve_goal solve_goals[] = {
+    {3, 3, TTT_VALUE_DRAW, "well under 1 ms"},
+    {4, 4, TTT_VALUE_DRAW, "under 0.1 s"},
+    {4, 3, TTT_VALUE_WIN, "-"},
+    {5, 4, TTT_VALUE_DRAW, "under 10 s"},
+};
+
+/* One solve from the empty board; returns 0 if the value is not the
+ * published one. */
+static int solve_row(FILE *out, const solve_goal *goal, int flags,
+                     uint64_t budget)
+{
+    counting count = {0, 0};
+    ttt_game *game = counted_game(goal->n, goal->k, &count);
+    size_t game_bytes = count.live;
+    count.peak = count.live;
+    ttt_solution solution;
+    memset(&solution, 0, sizeof solution);
+    solution.size = sizeof solution;
+    int32_t best[64];
+    size_t best_len = 0;
+    double start = seconds_now(), cpu_start = cpu_seconds_now();
+    int status = ttt_solve(game, budget, 0, flags, &solution, best, 64, &best_len);
+    double elapsed = seconds_now() - start, cpu = cpu_seconds_now() - cpu_start;
+    char board[16];
+    snprintf(board, sizeof board, "(%d,%d,%d)", goal->n, goal->n, goal->k);
+    if (status != TTT_OK) {
+        fprintf(out, "%-9s %-10s %s\n", board, flags ? "value" : "full",
+                ttt_strerror(status));
+        ttt_game_free(game);
+        return status == TTT_E_BUDGET;
+    }
+    char plies[16];
+    snprintf(plies, sizeof plies, "%d", solution.plies);
+    fprintf(out, "%-9s %-6s %-5s %5s %5zu %11llu %11.3f %11.3f %10.1f   %s\n", board,
+            flags ? "value" : "full", value_name(solution.value),
+            solution.plies < 0 ? "-" : plies, best_len,
+            (unsigned long long)solution.nodes, elapsed * 1e3, cpu * 1e3,
+            (double)(count.peak - game_bytes) / 1024.0, flags ? goal->goal : "");
+    ttt_game_free(game);
+    return solution.value == goal->expect;
+}
+
+/* The goal boards, value only and then full. quick skips (5,5,4). */
+int bench_solve(FILE *out, int quick, uint64_t budget)
+{
+    int ok = 1;
+    fprintf(out, "solve: from the empty board (value for X; best = optimal first moves)\n");
+    fprintf(out, "%-9s %-6s %-5s %5s %5s %11s %11s %11s %10s   %s\n", "game", "pass",
+            "value", "plies", "best", "nodes", "wall_ms", "cpu_ms", "peak_KiB", "goal");
+    size_t goals = sizeof solve_goals / sizeof solve_goals[0];
+    for (int flags = TTT_SOLVE_VALUE_ONLY; flags >= 0; flags--) {
+        for (size_t i = 0; i < goals; i++) {
+            if (quick && solve_goals[i].n >= 5)
+                continue;
+            ok &= solve_row(out, &solve_goals[i], flags, budget);
+        }
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* perft                                                                     */
+
+int bench_perft(FILE *out, int n, int k, int depth)
+{
+    counting count = {0, 0};
+    ttt_game *game = counted_game(n, k, &count);
+    size_t game_bytes = count.live;
+    count.peak = count.live;
+    uint64_t counts[4], lengths[64];
+    size_t len = 0;
+    double start = seconds_now(), cpu_start = cpu_seconds_now();
+    int status = ttt_perft(game, depth, 0, counts, lengths, 64, &len);
+    double elapsed = seconds_now() - start, cpu = cpu_seconds_now() - cpu_start;
+    ttt_game_free(game);
+    fprintf(out, "perft %d %d %d:", n, k, depth);
+    if (status != TTT_OK) {
+        fprintf(out, " %s\n", ttt_strerror(status));
+        return 0;
+    }
+    unsigned long long total = (unsigned long long)counts[0] + counts[1] +
+                               counts[2] + counts[3];
+    fprintf(out, " x_won=%llu o_won=%llu draw=%llu open=%llu (%llu games) %.2f s "
+                 "(cpu %.2f s), peak %.1f MiB\n",
+            (unsigned long long)counts[TTT_X_WON], (unsigned long long)counts[TTT_O_WON],
+            (unsigned long long)counts[TTT_DRAW],
+            (unsigned long long)counts[TTT_IN_PROGRESS], total, elapsed, cpu,
+            (double)(count.peak - game_bytes) / (1024.0 * 1024.0));
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* match                                                                     */
+
+static const char *level_name(int level)
+{
+    return level == TTT_BOT_PERFECT ? "perfect" : level == TTT_BOT_STRONG ? "strong" : "random";
+}
+
+/* Plays games between two levels with one running seed; prints one line.
+ * Returns the counts by state in results[4]. */
+void bench_match(FILE *out, int n, int k, int x_level, int o_level, int games,
+                 uint64_t seed, uint64_t budget, int results[4])
+{
+    memset(results, 0, 4 * sizeof *results);
+    long moves = 0;
+    double start = seconds_now(), cpu_start = cpu_seconds_now();
+    for (int i = 0; i < games; i++) {
+        ttt_game *game = NULL;
+        if (ttt_game_new(n, k, &game) != TTT_OK)
+            exit(1);
+        while (ttt_state(game) == TTT_IN_PROGRESS) {
+            int level = ttt_to_move(game) == TTT_X ? x_level : o_level;
+            int row, col;
+            int status = ttt_best_move(game, level, level == TTT_BOT_PERFECT ? 0 : budget,
+                                       &seed, &row, &col);
+            if (status == TTT_OK)
+                status = ttt_play(game, ttt_to_move(game), row, col, NULL);
+            if (status != TTT_OK) {
+                fprintf(stderr, "ttt-bench-solve: %s\n", ttt_strerror(status));
+                exit(1);
+            }
+            moves++;
+        }
+        results[ttt_state(game)]++;
+        ttt_game_free(game);
+    }
+    double elapsed = seconds_now() - start, cpu = cpu_seconds_now() - cpu_start;
+    fprintf(out, "%2dx%-2d K=%d  X=%-7s O=%-7s games=%-5d x_won=%-5d o_won=%-5d "
+                 "draw=%-5d %6.1f s (cpu %6.1f s)  %.2f ms/move\n",
+            n, n, k, level_name(x_level), level_name(o_level), games,
+            results[TTT_X_WON], results[TTT_O_WON], results[TTT_DRAW], elapsed, cpu,
+            moves ? cpu * 1e3 / (double)moves : 0.0);
+}
+
+/* The goal matches: strong must win 99% against random on 7x7 K=4 and
+ * 15x15 K=5 as either colour, and never lose to perfect on 3x3. */
+int bench_matches(FILE *out, int games, uint64_t seed, uint64_t budget)
+{
+    int r[4], ok = 1;
+    fprintf(out, "match: seed %llu, strong budget %llu positions a move\n",
+            (unsigned long long)seed, (unsigned long long)budget);
+    bench_match(out, 7, 4, TTT_BOT_STRONG, TTT_BOT_RANDOM, games, seed, budget, r);
+    ok &= r[TTT_X_WON] * 100 >= games * 99;
+    bench_match(out, 7, 4, TTT_BOT_RANDOM, TTT_BOT_STRONG, games, seed, budget, r);
+    ok &= r[TTT_O_WON] * 100 >= games * 99;
+    bench_match(out, 15, 5, TTT_BOT_STRONG, TTT_BOT_RANDOM, games, seed, budget, r);
+    ok &= r[TTT_X_WON] * 100 >= games * 99;
+    bench_match(out, 15, 5, TTT_BOT_RANDOM, TTT_BOT_STRONG, games, seed, budget, r);
+    ok &= r[TTT_O_WON] * 100 >= games * 99;
+    int perfect_games = games < 100 ? games : 100;
+    bench_match(out, 3, 3, TTT_BOT_STRONG, TTT_BOT_PERFECT, perfect_games, seed, budget, r);
+    ok &= r[TTT_O_WON] == 0;
+    bench_match(out, 3, 3, TTT_BOT_PERFECT, TTT_BOT_STRONG, perfect_games, seed, budget, r);
+    ok &= r[TTT_X_WON] == 0;
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
+/* main                                                                      */
+
+#ifndef TTT_BENCH_SOLVE_NO_MAIN
+static void usage(void)
+{
+    fputs("usage: ttt-bench-solve [--quick] [solve] [perft] [match]\n"
+          "         [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
+          "  solve   the exact solver on (3,3,3), (4,4,4), (4,4,3), (5,5,4)\n"
+          "  perft   whole-game counts of 3x3 and 4x4\n"
+          "  match   strong against random (7x7 K=4, 15x15 K=5) and perfect (3x3)\n"
+          "  with no benchmark named, all three run. --quick: small boards,\n"
+          "  20 games. Defaults: --games 1000 --seed 1 --budget 20000.\n"
+          "  Exit status 1 if a result misses its goal value or win rate.\n",
+          stderr);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0, run_solve = 0, run_perft = 0, run_match = 0, games = 1000;
+    uint64_t seed = 1, budget = 20000, solve_budget = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(arg, "solve") == 0) {
+            run_solve = 1;
+        } else if (strcmp(arg, "perft") == 0) {
+            run_perft = 1;
+        } else if (strcmp(arg, "match") == 0) {
+            run_match = 1;
+        } else if (i + 1 < argc && strcmp(arg, "--games") == 0) {
+            games = atoi(argv[++i]);
+        } else if (i + 1 < argc && strcmp(arg, "--seed") == 0) {
+            seed = strtoull(argv[++i], NULL, 10);
+        } else if (i + 1 < argc && strcmp(arg, "--budget") == 0) {
+            budget = strtoull(argv[++i], NULL, 10);
+        } else if (i + 1 < argc && strcmp(arg, "--solve-budget") == 0) {
+            solve_budget = strtoull(argv[++i], NULL, 10);
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (!run_solve && !run_perft && !run_match)
+        run_solve = run_perft = run_match = 1;
+    if (quick && games > 20)
+        games = 20;
+    int ok = 1;
+    if (run_solve)
+        ok &= bench_solve(stdout, quick, solve_budget);
+    if (run_perft) {
+        ok &= bench_perft(stdout, 3, 3, 9);
+        if (!quick)
+            ok &= bench_perft(stdout, 4, 4, 16);
+    }
+    if (run_match)
+        ok &= bench_matches(stdout, games, seed, budget);
+    return ok ? 0 : 1;
+}
+#endif
