@@ -1,4 +1,4 @@
-/* ttt_bench.c - ttt-bench: times libttt's move path (against a naive full-rescan baseline), random playouts, solver and memory use. */
+/* ttt_bench.c - ttt-bench: times libttt's move path (against a naive full-rescan baseline), random playouts and memory use. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -104,7 +104,6 @@ typedef uint64_t (*bench_body)(void *ctx, uint64_t reps);
 typedef struct bench_case {
     const char *bench; /* benchmark name */
     int n, k;          /* board; k is 0 when it does not apply */
-    int flags;         /* solve flags */
     int shown;         /* 0: measured only for another benchmark's ratio */
     bench_body body;
     void *ctx;
@@ -587,36 +586,21 @@ static void report_playout(const options *opt, const bench_case *c)
 
 typedef struct counting {
     uint64_t allocs, frees, bytes; /* calls and bytes asked for */
-    uint64_t live, peak;           /* bytes held now, and at most */
 } counting;
 
-/* Each block carries its size in a max_align_t header, so frees can be
- * subtracted from the bytes held and the result stays aligned like
- * malloc's. */
 static void *counting_alloc(void *user, size_t size)
 {
     counting *c = user;
-    max_align_t *block = malloc(sizeof *block + size);
-    if (!block)
-        return NULL;
-    *(size_t *)block = size;
     c->allocs++;
     c->bytes += size;
-    c->live += size;
-    if (c->live > c->peak)
-        c->peak = c->live;
-    return block + 1;
+    return malloc(size);
 }
 
 static void counting_dealloc(void *user, void *ptr)
 {
     counting *c = user;
-    if (!ptr)
-        return;
-    max_align_t *block = (max_align_t *)ptr - 1;
     c->frees++;
-    c->live -= *(size_t *)block;
-    free(block);
+    free(ptr);
 }
 
 /* Runs play, undo, redo and reset on a game made by a counting allocator
@@ -625,7 +609,7 @@ static void counting_dealloc(void *user, void *ptr)
 static double allocations_per_move(int n, int k, double *bytes_per_move,
                                    double *moves_run)
 {
-    counting count = {0, 0, 0, 0, 0};
+    counting count = {0, 0, 0};
     ttt_allocator alloc = {counting_alloc, counting_dealloc, &count};
     ttt_game *game;
     int rc = ttt_game_new_with(n, k, &alloc, &game);
@@ -635,7 +619,7 @@ static double allocations_per_move(int n, int k, double *bytes_per_move,
         die("ttt_game_new_with(%d, %d): %llu allocations of %llu bytes, "
             "expected 1 of %zu", n, k, (unsigned long long)count.allocs,
             (unsigned long long)count.bytes, ttt_game_footprint(n, k));
-    count = (counting){0, 0, 0, 0, 0};
+    count = (counting){0, 0, 0};
 
     sequence seq = make_sequence(n, k, 4096, 0xa110c000u + (uint64_t)n);
     uint64_t moves = 0;
@@ -702,71 +686,6 @@ static void run_memory(const options *opt, double *allocs_total,
         *allocs_total += allocs * moves;
         *moves_total += moves;
     }
-}
-
-/* ------------------------------------------------------------------------ */
-/* solve: the exact solver from the empty board                              */
-
-typedef struct solve_ctx {
-    ttt_game *game;
-    int flags;
-    ttt_solution result; /* of the last solve */
-    counting count;      /* the game's allocations, for the solver's peak */
-    uint64_t game_bytes; /* held by the game itself */
-} solve_ctx;
-
-/* One solve from scratch; full-line N x N boards are draws for N >= 3. */
-BENCH_BODY body_solve(void *ctx_, uint64_t reps)
-{
-    solve_ctx *ctx = ctx_;
-    int32_t best[16];
-    size_t best_len;
-    for (uint64_t r = 0; r < reps; r++) {
-        memset(&ctx->result, 0, sizeof ctx->result);
-        ctx->result.size = sizeof ctx->result;
-        int rc = ttt_solve(ctx->game, 0, 0, ctx->flags, &ctx->result, best,
-                           sizeof best / sizeof best[0], &best_len);
-        if (rc != TTT_OK || ctx->result.value != TTT_VALUE_DRAW)
-            die("ttt_solve %dx%d: status %d, value %d", ttt_size(ctx->game),
-                ttt_size(ctx->game), rc, (int)ctx->result.value);
-    }
-    return reps;
-}
-
-static void free_solve(void *ctx_)
-{
-    solve_ctx *ctx = ctx_;
-    ttt_game_free(ctx->game);
-    free(ctx);
-}
-
-static void add_solve(case_list *list, int n, int flags)
-{
-    solve_ctx *ctx = malloc(sizeof *ctx);
-    if (!ctx)
-        die("out of memory");
-    memset(ctx, 0, sizeof *ctx);
-    ctx->flags = flags;
-    /* The counting allocator gives the solver's peak memory: its tables
-     * come from the game's allocator. */
-    ttt_allocator alloc = {counting_alloc, counting_dealloc, &ctx->count};
-    int rc = ttt_game_new_with(n, 0, &alloc, &ctx->game);
-    if (rc != TTT_OK)
-        die("ttt_game_new_with(%d, 0): %s", n, ttt_strerror(rc));
-    ctx->game_bytes = ctx->count.live;
-    add_case(list, "solve", n, 0, body_solve, ctx, free_solve)->flags = flags;
-}
-
-static void report_solve(const options *opt, const bench_case *c)
-{
-    const solve_ctx *ctx = c->ctx;
-    char param[64];
-    snprintf(param, sizeof param, "N=%d %s", c->n,
-             c->flags & TTT_SOLVE_VALUE_ONLY ? "value" : "full");
-    print_row(opt, "solve", param, c->median / 1e6, 3, "ms/solve", c->spread);
-    print_row(opt, "solve", param, (double)ctx->result.nodes, 0, "nodes", -1);
-    print_row(opt, "solve", param, (double)(ctx->count.peak - ctx->game_bytes),
-              0, "peak bytes", -1);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -875,10 +794,6 @@ static void report_bench(const options *opt, const case_list *list,
             report_playout(opt, c);
             continue;
         }
-        if (strcmp(bench, "solve") == 0) {
-            report_solve(opt, c);
-            continue;
-        }
         if (c->k == c->n)
             snprintf(param, sizeof param, "N=%d", c->n);
         else
@@ -920,7 +835,6 @@ static void report(const options *opt, const case_list *list)
                   2, "ratio", -1);
 
     report_bench(opt, list, "playout");
-    report_bench(opt, list, "solve");
 }
 
 /* ------------------------------------------------------------------------ */
@@ -935,7 +849,8 @@ static void usage(FILE *out)
             "  --reps R no calibration: one run of exactly R repetitions\n"
             "           per benchmark (fixed work, for callgrind or perf)\n"
             "  NAME     run only benchmarks whose name contains NAME:\n"
-            "           play_undo rescan scan_k playout solve memory\n"
+            "           play_undo rescan scan_k playout memory\n"
+            "The solver's times and nodes are ttt-bench-solve's.\n"
             "Exit status 1 if the library gave a wrong answer or allocated "
             "on the move path;\nperformance goals are reported, not "
             "enforced.\n");
@@ -1000,15 +915,6 @@ int main(int argc, char **argv)
         add_playout(&list, 3, 3);
         add_playout(&list, 7, 4);
         add_playout(&list, 15, 5);
-    }
-    if (wanted(&opt, "solve")) {
-        add_solve(&list, 3, TTT_SOLVE_VALUE_ONLY);
-        add_solve(&list, 3, 0);
-        add_solve(&list, 4, TTT_SOLVE_VALUE_ONLY);
-        /* The second pass roughly doubles the 4x4 solve: left out of the
-         * smoke run. */
-        if (!opt.quick)
-            add_solve(&list, 4, 0);
     }
     run_cases(&opt, &list);
     report(&opt, &list);
