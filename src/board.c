@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "random.h"
 
 /* The four line directions as (row step, column step): row, column,
  * diagonal (down-right), anti-diagonal (down-left). The order is the one
@@ -228,4 +229,54 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
         }
     }
     return 0;
+}
+
+int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
+{
+    if (board->k != board->n || board->track_live) {
+        while (board->empty_count > 0) {
+            uint32_t pick = ttt__random_below(seed, (uint32_t)board->empty_count);
+            int32_t packed = board->order[pick];
+            if (ttt__board_place(board, TTT__ROW(packed), TTT__COL(packed), mark))
+                return mark;
+            mark = -mark;
+        }
+        return 0;
+    }
+    /* ttt__board_place for K = N, with the arrays and the empty count in
+     * locals: the stores below cannot then force them to be reloaded. */
+    int n = board->n;
+    int32_t *order = board->order, *where = board->where;
+    ttt__line *rows = board->lines, *cols = board->lines + n;
+    ttt__line *diagonal = board->lines + 2 * n, *anti = diagonal + 1;
+    int8_t *cells = board->cells;
+    int32_t empty = board->empty_count;
+    int winner = 0;
+    while (empty > 0) {
+        int32_t pick = (int32_t)ttt__random_below(seed, (uint32_t)empty);
+        int32_t packed = order[pick];
+        int row = TTT__ROW(packed), col = TTT__COL(packed);
+        /* The drawn cell sits at index pick: swap it to the top. */
+        int32_t top = --empty;
+        int32_t moved = order[top];
+        order[pick] = moved;
+        where[TTT__ROW(moved) * n + TTT__COL(moved)] = pick;
+        order[top] = packed;
+        where[row * n + col] = top;
+        cells[row * n + col] = (int8_t)mark;
+        int full = mark * n;
+        int done = (rows[row].sum = (int16_t)(rows[row].sum + mark)) == full;
+        done |= (cols[col].sum = (int16_t)(cols[col].sum + mark)) == full;
+        if (row == col)
+            done |= (diagonal->sum = (int16_t)(diagonal->sum + mark)) == full;
+        if (row + col == n - 1)
+            done |= (anti->sum = (int16_t)(anti->sum + mark)) == full;
+        if (done) {
+            winner = mark;
+            break;
+        }
+        mark = -mark;
+    }
+    board->empty_count = empty;
+    return winner;
 }

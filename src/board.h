@@ -61,6 +61,13 @@ void ttt__board_lift_slow(ttt__board *board, int row, int col, int mark);
 int ttt__board_line_through(const ttt__board *board, int row, int col,
                             int mark, int ends[4]);
 
+/* Places marks alternately, starting with mark, on uniformly random empty
+ * cells (ttt__random_below over order[], as ttt_random_move draws) until one
+ * completes a line or the board is full. Returns the mark that completed a
+ * line, or 0. The random playout's inner loop, kept on the board so that
+ * board state stays in registers. */
+int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark);
+
 /* The move path is inline: every move of every game goes through it, and for
  * K = N it is a swap in order[] plus at most four counter updates. */
 

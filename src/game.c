@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "random.h"
 
 int ttt_version(void)
 {
@@ -406,6 +407,55 @@ int ttt_redo(ttt_game *game)
     capture(game, &pending, TTT_EVENT_REDO, mark, row, col);
     ttt__unlock(game);
     deliver(&pending);
+    return TTT_OK;
+}
+
+int ttt__random_playout(ttt_game *game, uint64_t *seed, int *state)
+{
+    uint64_t rng = *seed;
+    pending_event pending;
+    ttt__lock(game);
+    if (game->state != TTT_IN_PROGRESS) {
+        ttt__unlock(game);
+        return TTT_E_GAME_OVER;
+    }
+    /* The same moves as ttt_random_move then ttt_play, under one lock. */
+    game->redo_count = 0;
+    if (!game->listener && !game->early_draw) {
+        /* Nothing to tell and no early end: the board runs to a line or a
+         * full board by itself. */
+        int mover = mover_at(ply_of(game));
+        int completed = ttt__board_random_fill(&game->board, &rng, mover);
+        if (completed) {
+            int winner = game->misere ? -completed : completed;
+            game->state = winner == TTT_X ? TTT_X_WON : TTT_O_WON;
+        } else {
+            game->state = TTT_DRAW;
+        }
+    } else {
+        do {
+            ttt__board *board = &game->board;
+            uint32_t pick =
+                ttt__random_below(&rng, (uint32_t)board->empty_count);
+            int32_t packed = board->order[pick];
+            int mark = mover_at(ply_of(game));
+            game->redo_count = 0;
+            apply_move(game, mark, TTT__ROW(packed), TTT__COL(packed));
+            capture(game, &pending, TTT_EVENT_PLAY, mark, TTT__ROW(packed),
+                    TTT__COL(packed));
+            /* The lock is let go only to call the listener. */
+            if (pending.listener) {
+                ttt__unlock(game);
+                deliver(&pending);
+                ttt__lock(game);
+            }
+        } while (game->state == TTT_IN_PROGRESS);
+    }
+    int final_state = game->state;
+    ttt__unlock(game);
+    *seed = rng;
+    if (state)
+        *state = final_state;
     return TTT_OK;
 }
 

@@ -1,0 +1,45 @@
+/* random.h - the documented splitmix64 generator and exactly uniform bounded draws, shared by the random player and the bots. */
+#ifndef TTT_RANDOM_H
+#define TTT_RANDOM_H
+
+#include <stdint.h>
+
+/* splitmix64: adds the golden-ratio increment to the state and scrambles
+ * the sum. Every 64-bit state is valid, the period is 2^64, and the output
+ * passes BigCrush; ttt.h spells it out so bindings can reproduce it. */
+static inline uint64_t ttt__next_random(uint64_t *seed)
+{
+    uint64_t z = (*seed += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* The high and low 64 bits of x * range for range < 2^32, from two 64-bit
+ * products: C11 has no 128-bit integer, and the result must not depend on
+ * the compiler. */
+static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
+{
+    uint64_t high_part = (x >> 32) * range;
+    uint64_t low_part = (x & 0xffffffffu) * range;
+    *low = x * range;
+    return (high_part + (low_part >> 32)) >> 32;
+}
+
+/* A number below range (1 <= range < 2^32), exactly uniform: the high 64
+ * bits of next() * range, drawn again while the low 64 bits fall in the few
+ * products that would bias it (Lemire's method). Usually one draw and no
+ * division. */
+static inline uint32_t ttt__random_below(uint64_t *seed, uint32_t range)
+{
+    uint64_t low;
+    uint64_t high = ttt__mul_high(ttt__next_random(seed), range, &low);
+    if (low < range) {
+        uint64_t threshold = (0 - (uint64_t)range) % range; /* 2^64 mod range */
+        while (low < threshold)
+            high = ttt__mul_high(ttt__next_random(seed), range, &low);
+    }
+    return (uint32_t)high;
+}
+
+#endif /* TTT_RANDOM_H */
