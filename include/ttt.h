@@ -364,11 +364,11 @@ TTT_API int ttt_game_load(const char *text, size_t len,
 TTT_API int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row,
                             int *col);
 
-/* Plays random moves (ttt_random_move, then ttt_play: history, events and
- * all) until the game ends; *state (may be NULL) receives the final state.
- * TTT_E_GAME_OVER if the game had already ended. Should another thread move
- * on the same game meanwhile, the first failing ttt_play status is returned
- * and the moves already made stay. */
+/* Plays random moves until the game ends: the same moves, history and
+ * events as calling ttt_random_move then ttt_play in a loop, with one lock
+ * for the whole game (let go only while the listener runs). *state (may be
+ * NULL) receives the final state. TTT_E_GAME_OVER if the game had already
+ * ended. No allocation. */
 TTT_API int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state);
 
 /*
@@ -446,10 +446,14 @@ typedef struct ttt_solution {
  * at most one move, one that achieves value_min if any was proven, else
  * the search's first choice. If the value was found but not the second pass,
  * value_min = value_max = value.
- * table_bytes caps the transposition table (0: 64 MiB); the table is also
- * never larger than the position or the budget can use. Positions more than
- * 1024 plies from their end stop with TTT_E_BUDGET. For boards beyond 40
- * cells the table keys are 64-bit hashes, exact for smaller boards.
+ * table_bytes caps the transposition table (0: 64 MiB), which starts at
+ * 256 KiB and grows only as the search needs, never beyond what the
+ * position or the budget can use; the move lists of the search path have a
+ * cap of the same size (at least 1 MiB), and a search that would pass it
+ * fails with TTT_E_NOMEM (only deep searches of huge boards do). Positions
+ * more than 1024 plies from their end stop with TTT_E_BUDGET. For boards
+ * beyond 40 cells the table keys are 64-bit hashes, exact for smaller
+ * boards.
  *
  * A finished game: value for the player who would move next (the loser of a
  * won game, or the winner in misère), plies 0, no moves, nodes 0.

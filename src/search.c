@@ -1,13 +1,14 @@
 /* search.c - the engine: seeded random player, perft, exact solver, and the strong and perfect bots. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
+#include "random.h"
 
 /*
  * Everything here reads a game through a snapshot taken under the game's
  * lock and then works on memory of its own, so a search never holds the lock
- * and never changes the game (ttt_random_playout, a play function, is the one
- * exception and moves only through ttt_play). Memory comes from the game's
+ * and never changes the game. Memory comes from the game's
  * allocator and is released before each call returns. Nothing reads a clock:
  * the same arguments give the same answer on every platform.
  */
@@ -99,44 +100,17 @@ static int mark_at(int32_t ply)
 /* ------------------------------------------------------------------------ */
 /* Random numbers                                                            */
 
-/* splitmix64: adds the golden-ratio increment to the state and scrambles
- * the sum. Every 64-bit state is valid, the period is 2^64, and the output
- * passes BigCrush; ttt.h spells it out so bindings can reproduce it. */
+/* splitmix64 and exactly uniform bounded draws live in random.h, shared
+ * with ttt_random_playout (game.c), so the random player plays the same
+ * moves one call at a time or a whole game at once. */
 static uint64_t next_random(uint64_t *seed)
 {
-    uint64_t z = (*seed += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
+    return ttt__next_random(seed);
 }
 
-/* The 128-bit product of a and b from 32-bit halves: C11 has no 128-bit
- * integer, and the result must not depend on the compiler. */
-static void multiply_wide(uint64_t a, uint64_t b, uint64_t *high,
-                          uint64_t *low)
-{
-    uint64_t a_lo = a & 0xffffffffu, a_hi = a >> 32;
-    uint64_t b_lo = b & 0xffffffffu, b_hi = b >> 32;
-    uint64_t ll = a_lo * b_lo, lh = a_lo * b_hi;
-    uint64_t hl = a_hi * b_lo, hh = a_hi * b_hi;
-    uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
-    *low = (mid << 32) | (ll & 0xffffffffu);
-    *high = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
-}
-
-/* Uniform in [0, range), range >= 1: Lemire's multiply-shift, rejecting the
- * few low products that would bias it. Usually one draw, never a division
- * unless a rejection is possible. */
 static uint64_t random_below(uint64_t *seed, uint64_t range)
 {
-    uint64_t high, low;
-    multiply_wide(next_random(seed), range, &high, &low);
-    if (low < range) {
-        uint64_t threshold = (0 - range) % range; /* 2^64 mod range */
-        while (low < threshold)
-            multiply_wide(next_random(seed), range, &high, &low);
-    }
-    return high;
+    return ttt__random_below(seed, (uint32_t)range);
 }
 
 int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
@@ -157,27 +131,6 @@ int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
     *seed = state;
     *row = TTT__ROW(packed);
     *col = TTT__COL(packed);
-    return TTT_OK;
-}
-
-int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
-{
-    if (!game || !seed)
-        return TTT_E_INVALID;
-    int current = ttt_state(game);
-    if (current != TTT_IN_PROGRESS)
-        return TTT_E_GAME_OVER;
-    while (current == TTT_IN_PROGRESS) {
-        int row, col;
-        int mark = ttt_to_move(game);
-        int status = ttt_random_move(game, seed, &row, &col);
-        if (status == TTT_OK)
-            status = ttt_play(game, mark, row, col, &current);
-        if (status != TTT_OK)
-            return status; /* only another thread moving at once gets here */
-    }
-    if (state)
-        *state = current;
     return TTT_OK;
 }
 
@@ -1231,6 +1184,8 @@ typedef struct move_stack {
     int64_t *keys;
     size_t capacity;
     size_t top;
+    size_t limit;         /* most keys it may hold: a deep search of a huge
+                           * board would otherwise take gigabytes */
 } move_stack;
 
 static int push_move(move_stack *stack, int32_t cell, int64_t score)
@@ -1238,6 +1193,10 @@ static int push_move(move_stack *stack, int32_t cell, int64_t score)
     if (stack->top == stack->capacity) {
         size_t capacity = stack->capacity ? stack->capacity * 2 : 256;
         size_t bytes;
+        if (stack->top >= stack->limit)
+            return TTT_E_NOMEM;
+        if (capacity > stack->limit)
+            capacity = stack->limit;
         if (!size_mul(capacity, sizeof(int64_t), &bytes))
             return TTT_E_NOMEM;
         int64_t *keys = engine_alloc(stack->game, bytes);
@@ -1257,10 +1216,21 @@ static int push_move(move_stack *stack, int32_t cell, int64_t score)
     return TTT_OK;
 }
 
-/* Sorts keys[from, to) by descending score; ties go to the lower cell
- * reversed, which is deterministic. Lists are short: insertion sort. */
+static int compare_keys_descending(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x < y) - (x > y);
+}
+
+/* Sorts keys[from, to) by descending key: score first, then the higher
+ * cell, which is deterministic. Insertion sort for the short lists of small
+ * boards, qsort for the long ones of large boards. */
 static void sort_moves(int64_t *keys, size_t from, size_t to)
 {
+    if (to - from > 32) {
+        qsort(keys + from, to - from, sizeof *keys, compare_keys_descending);
+        return;
+    }
     for (size_t i = from + 1; i < to; i++) {
         int64_t key = keys[i];
         size_t j = i;
@@ -2060,6 +2030,7 @@ static int draw_within(solver *s, int32_t plies)
 /* Solver set-up                                                             */
 
 #define DEFAULT_TABLE_BYTES ((size_t)64 << 20)
+#define MOVE_LIST_MIN_BYTES ((size_t)1 << 20)
 
 /* The table size: the caller's bytes (or the default), cut down to what a
  * position with this many empty cells or this node budget could fill, as
@@ -2126,6 +2097,10 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
         return TTT_E_NOMEM;
     s->use_tt = 1;
     s->moves.game = memory->game;
+    /* Move lists share the table's byte cap (at least 1 MiB). */
+    size_t list_bytes = table_bytes ? table_bytes : DEFAULT_TABLE_BYTES;
+    s->moves.limit = (list_bytes < MOVE_LIST_MIN_BYTES ? MOVE_LIST_MIN_BYTES : list_bytes) /
+                     sizeof(int64_t);
     s->status = TTT_OK;
     sboard_init(&s->b, snap, 1);
     return TTT_OK;
@@ -2349,6 +2324,8 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
 #define BOT_BEAM 12
 #define BOT_SOLVE_EMPTY 16      /* try the exact solver from this many empty cells */
 #define BOT_DEFAULT_BUDGET 100000
+#define BOT_ROOT_MAX 64          /* root moves searched: the best by weight */
+#define BOT_MOVE_LIST_BYTES ((size_t)64 << 20)
 
 typedef struct bot {
     sboard b;
@@ -2364,6 +2341,16 @@ static int64_t bot_eval(const sboard *b, int me)
     int64_t e = me == 0 ? b->eval : -b->eval;
     /* In misère more marks in a one-sided window is worse, not better. */
     return b->misere ? -e : e;
+}
+
+/* 0 .. 127, higher nearer the centre of the board. */
+static int64_t centrality(const sboard *b, int32_t cell)
+{
+    int32_t row = cell / b->n, col = cell % b->n, half = b->n / 2;
+    int32_t dr = row > half ? row - half : half - row;
+    int32_t dc = col > half ? col - half : half - col;
+    int32_t far = dr > dc ? dr : dc;
+    return far > 127 ? 0 : 127 - far;
 }
 
 /* Pushes the candidate cells of the node, each scored for ordering. */
@@ -2382,7 +2369,13 @@ static int32_t bot_candidates(bot *s, int me)
             continue;
         int64_t score = 2 * b->cell_weight[me][cell] + b->cell_weight[opp][cell];
         if (b->misere)
-            score = SCORE_CAP / 2 - score - (b->threat_hits[me][cell] > 0 ? SCORE_CAP / 4 : 0);
+            score = SCORE_CAP / 4096 - score -
+                    (b->threat_hits[me][cell] > 0 ? SCORE_CAP / 8192 : 0);
+        /* Ties go to the cell nearer the centre; the low bits are left for
+         * the root's seeded jitter. (Only absurd K reach the clamp.) */
+        if (score > SCORE_CAP / 1024 - 1)
+            score = SCORE_CAP / 1024 - 1;
+        score = score * 1024 + centrality(b, cell) * 8;
         if (push_move(&s->moves, cell, score) != TTT_OK)
             return -1;
         count++;
@@ -2491,6 +2484,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     sboard_size(&parts, &s.b, snap->n, snap->k, 0);
     sboard_init(&s.b, snap, 0);
     s.moves.game = game;
+    s.moves.limit = BOT_MOVE_LIST_BYTES / sizeof(int64_t);
     s.budget = UINT64_MAX; /* the first iteration always completes */
     s.status = TTT_OK;
     sboard *b = &s.b;
@@ -2506,17 +2500,17 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
         if (count < 0) {
             s.status = TTT_E_NOMEM;
         } else {
-            /* Seeded tie-breaks: a random low-order score among equals. */
+            /* Seeded tie-breaks: random low-order bits among equals. */
             if (seed) {
                 for (int32_t i = 0; i < count; i++) {
                     int64_t key = s.moves.keys[i];
-                    int64_t score = key >> CELL_BITS;
                     int64_t jitter = (int64_t)random_below(seed, 8);
-                    score = score > SCORE_CAP / 16 ? SCORE_CAP : score * 16 + jitter;
-                    s.moves.keys[i] = score << CELL_BITS | (key & CELL_MASK);
+                    s.moves.keys[i] = key + (jitter << CELL_BITS);
                 }
             }
             sort_moves(s.moves.keys, 0, (size_t)count);
+            if (count > BOT_ROOT_MAX)
+                count = BOT_ROOT_MAX;
             s.moves.top = (size_t)count;
             chosen = move_cell(s.moves.keys[0]);
             for (int depth = 1; depth <= b->empty && !s.stopped; depth++) {

@@ -609,8 +609,36 @@ static void test_solve_hand_made_positions(void **state)
 typedef struct every_position {
     dtm_memo memo;
     uint8_t *visited;
+    int8_t *draw_plies; /* memo of shortest_draw, -1 unknown */
     long checked;
 } every_position;
+
+/* A drawn position's plies: the shortest drawn ending reachable with
+ * value-keeping moves only (the board filling up, or an early draw). */
+static int shortest_draw(ttt_game *g, every_position *all)
+{
+    uint32_t index = position_index(g);
+    if (all->draw_plies[index] >= 0)
+        return all->draw_plies[index];
+    int n = ttt_size(g), best = 1000;
+    for (int cell = 0; cell < n * n; cell++) {
+        int mark, state, mover = ttt_to_move(g);
+        assert_int_equal(ttt_cell(g, cell / n, cell % n, &mark), TTT_OK);
+        if (mark != TTT_EMPTY)
+            continue;
+        assert_int_equal(ttt_play(g, mover, cell / n, cell % n, &state), TTT_OK);
+        int plies = 1000;
+        if (state == TTT_DRAW)
+            plies = 1;
+        else if (state == TTT_IN_PROGRESS && dtm_score(g, &all->memo) == 0)
+            plies = 1 + shortest_draw(g, all);
+        assert_int_equal(ttt_undo(g), TTT_OK);
+        if (plies < best)
+            best = plies;
+    }
+    all->draw_plies[index] = (int8_t)best;
+    return best;
+}
 
 static void check_position(ttt_game *g, every_position *all)
 {
@@ -632,6 +660,8 @@ static void check_position(ttt_game *g, every_position *all)
     assert_int_equal(s.value, plain_value(g, -2, 2));
     if (score != 0)
         assert_int_equal(s.plies, 100 - abs(score));
+    else
+        assert_int_equal(s.plies, shortest_draw(g, all));
     int n = ttt_size(g);
     int optimal[MAXCELLS] = {0};
     size_t optimal_count = 0;
@@ -678,13 +708,17 @@ static void check_every_position(int n, int misere, int early)
     every_position all;
     all.memo = new_memo(n * n);
     all.visited = calloc(19683, 1);
+    all.draw_plies = malloc(19683);
     assert_non_null(all.visited);
+    assert_non_null(all.draw_plies);
+    memset(all.draw_plies, -1, 19683);
     all.checked = 0;
     check_position(g, &all);
     assert_true(all.checked > 0);
     if (!misere && !early)
         assert_int_equal(all.checked, 4520); /* the in-progress positions */
     free(all.visited);
+    free(all.draw_plies);
     free(all.memo.score);
     ttt_game_free(g);
 }
