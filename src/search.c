@@ -1423,8 +1423,8 @@ static void tt_clear(ttable *tt)
 static int tt_store(ttable *tt, uint64_t key, int32_t lower, int32_t upper,
                     int32_t move, uint64_t nodes)
 {
-    int work = 0;
-    while (work < 127 && nodes >> work > 1)
+    int work = 0; /* log2(nodes): 63 at most, the field holds 127 */
+    while (work < 63 && nodes >> work > 1)
         work++;
     tt_entry *bucket = tt_bucket(tt, key);
     for (int i = 0; i < TT_WAYS; i++) {
@@ -1491,10 +1491,14 @@ static int tt_store(ttable *tt, uint64_t key, int32_t lower, int32_t upper,
  *     are those that stop every one of them, or that make a threat of mine
  *     (which must be answered first). With none of those left, a loss in 4.
  * Moves: the table's move first, then by the weight of the live windows
- * through the cell for both sides plus a history bonus for moves that
- * caused cut-offs. Of the dead cells (no live window through them) only one
- * is tried: they are interchangeable. The table key is canonical under the
- * eight symmetries, so mirrored and rotated positions are searched once.
+ * through the cell, leaning to building for the side that needs a win in
+ * the current null-window question and to blocking for the side that only
+ * needs to stop one, plus a history bonus for moves that caused cut-offs.
+ * Of the dead cells (no live window through them) only one is tried: they
+ * are interchangeable. Once only one side can still complete a window, the
+ * cells outside that side's open windows are dummies in the same way. The
+ * table key is canonical under the eight symmetries, so mirrored and
+ * rotated positions are searched once.
  */
 
 #define MAX_SEARCH_DEPTH 1024 /* plies; keeps the C stack small */
@@ -2239,6 +2243,11 @@ static int run_solve(const ttt_game *game, const snapshot *snap,
                      solve_result *r, ttt_solution *found)
 {
     found->nodes = 0;
+    r->value = TTT_VALUE_DRAW;
+    r->value_min = TTT_VALUE_LOSS;
+    r->value_max = TTT_VALUE_WIN;
+    r->plies = -1;
+    r->best_count = 0;
     if (snap->state != TTT_IN_PROGRESS) {
         r->value = r->value_min = r->value_max = finished_value(snap);
         r->plies = 0;
@@ -2311,11 +2320,14 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
 /*
  * For boards too large to solve: iterative-deepening alpha-beta within the
  * node budget, scoring the leaves by the window weights (each extra mark in
- * a window that is still one-sided multiplies its weight by eight). The
- * tactical checks of the solver run at every node, so a win in one, a
- * forced block and a double threat are seen at once, and a forced reply does
- * not use up depth. Candidate cells are the live cells sharing a window with
- * some mark; below the root only the best few by weight are searched.
+ * a window that is still one-sided multiplies its weight by eight). Every
+ * node first applies the solver's immediate checks: a completion cell of
+ * the mover wins, two of the opponent's lose, one must be blocked (and the
+ * forced reply does not use up depth). So a win in one and a block are
+ * found at the root, a double threat one ply later, and an open three
+ * (which becomes a double threat if left alone) two plies later. Candidate
+ * cells are the live cells sharing a window with some mark; the root tries
+ * its best BOT_ROOT_MAX by weight, inner nodes their best BOT_BEAM.
  * Positions with few empty cells are handed to the exact solver first.
  */
 
