@@ -2169,16 +2169,16 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
      * a win or loss is searched again for its distance. */
     int32_t target = 0;
     if (r->value == 0) {
-        r->plies = b->empty;
+        int32_t plies = b->empty;
         if (b->early_draw) {
-            int32_t plies = 1;
             int found;
+            plies = 1;
             while ((found = draw_within(s, plies)) == 0 && plies < b->empty)
                 plies++;
             if (found < 0)
-                return s->status;
-            r->plies = plies;
+                return s->status; /* plies stays unknown (-1) */
         }
+        r->plies = plies;
     } else {
         s->dtm = 1;
         s->base = b->nn + 2;
