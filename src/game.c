@@ -410,8 +410,10 @@ int ttt_redo(ttt_game *game)
     return TTT_OK;
 }
 
-int ttt__random_playout(ttt_game *game, uint64_t *seed, int *state)
+int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
 {
+    if (!game || !seed)
+        return TTT_E_INVALID;
     uint64_t rng = *seed;
     pending_event pending;
     ttt__lock(game);

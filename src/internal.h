@@ -28,10 +28,6 @@ struct ttt_game {
     ttt_allocator alloc;
 };
 
-/* ttt_random_playout for a non-NULL game and seed: the whole playout under
- * one lock, released only to call a listener. */
-int ttt__random_playout(ttt_game *game, uint64_t *seed, int *state);
-
 /* The per-game lock. A spin lock because every critical section but save,
  * load and clone is a handful of instructions, and because it costs one byte
  * where a mutex would double a 3x3 game's footprint. Waiters yield the CPU.
