@@ -1276,7 +1276,8 @@ static int32_t move_cell(int64_t key)
  * The table starts small (256 KiB) and grows eightfold whenever half its
  * entries are taken, up to its cap: most solves are small, and clearing a
  * table of the full size would cost them more than the search. Growing
- * early keeps the entries a small table would have to evict.
+ * early keeps the entries a small table would have to evict. The last step
+ * to the cap starts empty rather than hold two tables at once.
  */
 
 #define TT_WAYS 4
@@ -1378,12 +1379,18 @@ static int tt_put(ttable *tt, uint64_t key, uint64_t data)
 }
 
 /* Allocates a table of `buckets` empty buckets (a power of two) and moves
- * the old entries into it. */
+ * the old entries into it, if both fit under the cap together; otherwise
+ * the old entries (only a cache) go first, so the table never holds more
+ * than its cap. */
 static int tt_resize(ttable *tt, size_t buckets)
 {
     size_t bytes;
     if (!size_mul(buckets, TT_WAYS * sizeof(tt_entry), &bytes))
         return TTT_E_NOMEM;
+    if (tt->entries && buckets + tt->bucket_mask + 1 > tt->max_buckets) {
+        engine_free(tt->game, tt->entries);
+        tt->entries = NULL;
+    }
     tt_entry *entries = engine_alloc(tt->game, bytes);
     if (!entries)
         return TTT_E_NOMEM;
