@@ -45,9 +45,9 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define TTT_VERSION_MAJOR 1
-#define TTT_VERSION_MINOR 0
+#define TTT_VERSION_MINOR 1
 #define TTT_VERSION_PATCH 0
-/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10000 for 1.0.0. */
+/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10100 for 1.1.0. */
 #define TTT_VERSION_NUMBER \
     (TTT_VERSION_MAJOR * 10000 + TTT_VERSION_MINOR * 100 + TTT_VERSION_PATCH)
 
@@ -55,7 +55,7 @@ extern "C" {
  * compute it. Compare it with TTT_VERSION_NUMBER at start-up to detect a
  * header/library mismatch. */
 TTT_API int ttt_version(void);
-/* The same version as a static string, e.g. "1.0.0". Never NULL. */
+/* The same version as a static string, e.g. "1.1.0". Never NULL. */
 TTT_API const char *ttt_version_string(void);
 
 /* ------------------------------------------------------------------------ */
@@ -370,6 +370,19 @@ TTT_API int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row,
  * NULL) receives the final state. TTT_E_GAME_OVER if the game had already
  * ended. No allocation. */
 TTT_API int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state);
+
+/* Monte Carlo: plays `games` random games from the game's position, each
+ * the game ttt_random_playout would play on a copy of it (the seed carries
+ * from one game to the next, so one call of G games equals G calls on fresh
+ * copies), and sets results[TTT_X_WON], results[TTT_O_WON] and
+ * results[TTT_DRAW] to how many ended each way (results[TTT_IN_PROGRESS] to
+ * 0). The game is not changed and its listener is not called. Boards up to
+ * 4x4 with K = N and no early draw play every game in registers and
+ * allocate nothing; others allocate two copies of the game, once per call,
+ * from the game's allocator (TTT_E_NOMEM). TTT_E_GAME_OVER if the game has
+ * ended. On an error neither *seed nor results[] changes. */
+TTT_API int ttt_random_playouts(const ttt_game *game, uint64_t *seed,
+                                uint64_t games, uint64_t results[4]);
 
 /*
  * Perft: counts every game (every sequence of legal moves) from the game's

@@ -231,8 +231,154 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
     return 0;
 }
 
+/*
+ * Boards up to 4x4 with K = N play random games in registers
+ * (ttt__small_board). Each side's line counts are 6-bit lanes of one
+ * uint64_t, in the order of lines[]: rows, columns, diagonal, anti-diagonal.
+ * A mark adds its cell's lanes; a lane reaching n completes a line, which
+ * adding 32 - n to every lane turns into that lane's bit 5.
+ */
+#define LANE(i) (UINT64_C(1) << (6 * (i)))
+#define ALL_LANES UINT64_C(0x041041041041041) /* lanes 0 .. 9 */
+/* The lanes of the cell at entry rc = row * 4 + col of an n x n board. */
+#define CELL_LANES(n, rc)                                                   \
+    (LANE((rc) >> 2) | LANE((n) + ((rc) & 3)) |                              \
+     (((rc) >> 2) == ((rc) & 3) ? LANE(2 * (n)) : 0) |                       \
+     (((rc) >> 2) + ((rc) & 3) == (n) - 1 ? LANE(2 * (n) + 1) : 0))
+#define CELL_LANES_OF(n)                                                     \
+    {CELL_LANES(n, 0),  CELL_LANES(n, 1),  CELL_LANES(n, 2),                 \
+     CELL_LANES(n, 3),  CELL_LANES(n, 4),  CELL_LANES(n, 5),                 \
+     CELL_LANES(n, 6),  CELL_LANES(n, 7),  CELL_LANES(n, 8),                 \
+     CELL_LANES(n, 9),  CELL_LANES(n, 10), CELL_LANES(n, 11),                \
+     CELL_LANES(n, 12), CELL_LANES(n, 13), CELL_LANES(n, 14),                \
+     CELL_LANES(n, 15)}
+
+static const uint64_t cell_lanes[TTT__SMALL_MAX + 1][16] = {
+    {0}, CELL_LANES_OF(1), CELL_LANES_OF(2), CELL_LANES_OF(3), CELL_LANES_OF(4),
+};
+
+static unsigned entry(uint64_t order, int32_t index)
+{
+    return (unsigned)(order >> (4 * index)) & 15;
+}
+
+int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small)
+{
+    int n = board->n;
+    if (n > TTT__SMALL_MAX || board->k != n || board->track_live)
+        return 0;
+    const uint64_t *lanes = cell_lanes[n];
+    uint64_t order = 0, lanes_of[2] = {0, 0};
+    for (int32_t i = 0; i < board->nn; i++) {
+        int32_t packed = board->order[i];
+        int row = TTT__ROW(packed), col = TTT__COL(packed);
+        unsigned rc = (unsigned)(row << 2 | col);
+        order |= (uint64_t)rc << (4 * i);
+        if (i >= board->empty_count)
+            lanes_of[board->cells[row * n + col] != mark] += lanes[rc];
+    }
+    small->order = order;
+    small->to_move = lanes_of[0];
+    small->other = lanes_of[1];
+    small->empty_count = board->empty_count;
+    small->n = n;
+    return 1;
+}
+
+/* One ply on a packed board: draw an empty entry, swap it to the top of the
+ * empty region (xor both entries with their difference), add the cell's
+ * lanes to the mover's counts. Returns nonzero if that completed a line. */
+static inline int small_ply(uint64_t *order, uint32_t *empty, uint64_t *mover,
+                            uint64_t *rng, const uint64_t *lanes,
+                            uint64_t bias)
+{
+    uint32_t pick = ttt__random_below(rng, *empty);
+    uint32_t top = --*empty;
+    unsigned cell = (unsigned)(*order >> (4 * pick)) & 15;
+    uint64_t diff = cell ^ ((*order >> (4 * top)) & 15);
+    *order ^= diff << (4 * pick) ^ diff << (4 * top);
+    *mover += lanes[cell];
+    return ((*mover + bias) & ALL_LANES * 32) != 0;
+}
+
+/* ttt__board_random_fill on a packed board; returns 1 if the side to move
+ * at the start completed a line, -1 if the other side did, 0 if the board
+ * filled. Two plies a turn of the loop, so that each side's counts stay in
+ * their own register. */
+static inline int small_random_fill(ttt__small_board *small, uint64_t *seed)
+{
+    const uint64_t *lanes = cell_lanes[small->n];
+    const uint64_t bias = ALL_LANES * (uint64_t)(32 - small->n);
+    uint64_t order = small->order, first = small->to_move,
+             second = small->other;
+    uint32_t empty = (uint32_t)small->empty_count;
+    uint64_t rng = *seed; /* a local: no store to *seed on every ply */
+    int completed = 0;
+    while (empty > 0) {
+        if (small_ply(&order, &empty, &first, &rng, lanes, bias)) {
+            completed = 1;
+            break;
+        }
+        if (empty == 0)
+            break;
+        if (small_ply(&order, &empty, &second, &rng, lanes, bias)) {
+            completed = -1;
+            break;
+        }
+    }
+    *seed = rng;
+    /* The side to move next is the first mover after an even number of
+     * plies. */
+    int first_next = (small->empty_count - (int32_t)empty) % 2 == 0;
+    small->order = order;
+    small->to_move = first_next ? first : second;
+    small->other = first_next ? second : first;
+    small->empty_count = (int32_t)empty;
+    return completed;
+}
+
+void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
+                             uint64_t games, uint64_t by_result[3])
+{
+    by_result[0] = by_result[1] = by_result[2] = 0;
+    for (uint64_t game = 0; game < games; game++) {
+        ttt__small_board work = *small;
+        by_result[small_random_fill(&work, seed) + 1]++;
+    }
+}
+
+void ttt__small_store(const ttt__small_board *small, ttt__board *board,
+                      int mark)
+{
+    int n = board->n;
+    int32_t start = board->empty_count, empty = small->empty_count;
+    for (int32_t i = 0; i < board->nn; i++) {
+        unsigned rc = entry(small->order, i);
+        int row = (int)(rc >> 2), col = (int)(rc & 3);
+        board->order[i] = TTT__PACK(row, col);
+        board->where[row * n + col] = i;
+        /* Ply j (from 1) went to index start - j: mark's when j is odd. */
+        if (i >= empty && i < start)
+            board->cells[row * n + col] =
+                (int8_t)((start - i) % 2 ? mark : -mark);
+    }
+    int next = (start - empty) % 2 ? -mark : mark;
+    uint64_t x = next == TTT_X ? small->to_move : small->other;
+    uint64_t o = next == TTT_X ? small->other : small->to_move;
+    for (int line = 0; line < 2 * n + 2; line++)
+        board->lines[line].sum = (int16_t)((int)(x >> (6 * line) & 63) -
+                                           (int)(o >> (6 * line) & 63));
+    board->empty_count = empty;
+}
+
 int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
 {
+    ttt__small_board small;
+    if (ttt__small_load(board, mark, &small)) {
+        int completed = small_random_fill(&small, seed);
+        ttt__small_store(&small, board, mark);
+        return completed * mark;
+    }
     if (board->k != board->n || board->track_live) {
         while (board->empty_count > 0) {
             uint32_t pick = ttt__random_below(seed, (uint32_t)board->empty_count);

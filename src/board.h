@@ -68,6 +68,36 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
  * board state stays in registers. */
 int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark);
 
+/*
+ * A board up to TTT__SMALL_MAX wide with K = N and no early draw, packed
+ * into registers for random games: order holds order[] as 4-bit entries
+ * (row * 4 + col), and each side's line counts are 6-bit lanes, one per
+ * line of lines[]. 16 cells of 4 bits fill a uint64_t: hence 4x4.
+ */
+#define TTT__SMALL_MAX 4
+typedef struct ttt__small_board {
+    uint64_t order;
+    uint64_t to_move;     /* lanes of the side to move */
+    uint64_t other;       /* lanes of the side that moved last */
+    int32_t empty_count;
+    int32_t n;
+} ttt__small_board;
+
+/* Packs board, whose side to move plays mark, into small; returns 0 (and
+ * leaves small alone) if the board is too large or K < N or early draw is on. */
+int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small);
+/* Plays games random games on copies of small (as ttt__board_random_fill
+ * would: the same draws on the same permutation), the seed carrying from one
+ * to the next, and counts how they ended: by_result[2] those the side to
+ * move completed a line in, by_result[0] the other side, by_result[1] full
+ * boards. */
+void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
+                             uint64_t games, uint64_t by_result[3]);
+/* Writes small, loaded from board with mark to move and then played on,
+ * back into board. */
+void ttt__small_store(const ttt__small_board *small, ttt__board *board,
+                      int mark);
+
 /* The move path is inline: every move of every game goes through it, and for
  * K = N it is a swap in order[] plus at most four counter updates. */
 

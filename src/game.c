@@ -10,9 +10,15 @@ int ttt_version(void)
     return TTT_VERSION_NUMBER;
 }
 
+/* The version string is spelled from the header's numbers, so the two
+ * cannot disagree. */
+#define VERSION_TEXT(x) #x
+#define VERSION_DIGITS(x) VERSION_TEXT(x)
+
 const char *ttt_version_string(void)
 {
-    return "1.0.0";
+    return VERSION_DIGITS(TTT_VERSION_MAJOR) "." VERSION_DIGITS(
+        TTT_VERSION_MINOR) "." VERSION_DIGITS(TTT_VERSION_PATCH);
 }
 
 const char *ttt_strerror(int status)
@@ -140,6 +146,23 @@ void ttt_game_free(ttt_game *game)
         game->alloc.dealloc(game->alloc.user, game);
 }
 
+/* Copies game, which the caller keeps from changing, into mem (its
+ * footprint's bytes): a game of its own with a free lock, no listener, and
+ * memory it does not own. */
+static ttt_game *copy_game(void *mem, const ttt_game *game)
+{
+    const ttt__board *board = &game->board;
+    memcpy(mem, game, ttt_game_footprint(board->n, board->k));
+    ttt_game *copy = (ttt_game *)mem;
+    ttt__lock_init(copy); /* the copy took the held lock with it */
+    ttt__board_bind(&copy->board, board->n, board->k,
+                    (char *)mem + header_bytes());
+    copy->owns_memory = 0;
+    copy->listener = NULL;
+    copy->listener_user = NULL;
+    return copy;
+}
+
 int ttt_game_clone(const ttt_game *game, ttt_game **out)
 {
     if (!game || !out)
@@ -151,15 +174,9 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
     if (!mem)
         return TTT_E_NOMEM;
     ttt__lock(game);
-    memcpy(mem, game, bytes);
+    ttt_game *copy = copy_game(mem, game);
     ttt__unlock(game);
-    ttt_game *copy = (ttt_game *)mem;
-    ttt__lock_init(copy); /* the copy took the held lock with it */
-    ttt__board_bind(&copy->board, board->n, board->k,
-                    (char *)mem + header_bytes());
     copy->owns_memory = 1;
-    copy->listener = NULL;
-    copy->listener_user = NULL;
     *out = copy;
     return TTT_OK;
 }
@@ -273,15 +290,20 @@ static int mover_at(int ply)
     return (ply & 1) ? TTT_O : TTT_X;
 }
 
+/* The state after mark completes a line: in misère its player loses. */
+static int state_won_by(const ttt_game *game, int mark)
+{
+    int winner = game->misere ? -mark : mark;
+    return winner == TTT_X ? TTT_X_WON : TTT_O_WON;
+}
+
 /* Places mark, already checked legal, and settles the state: a completed
  * line is judged before a full board. */
 static void apply_move(ttt_game *game, int mark, int row, int col)
 {
     ttt__board *board = &game->board;
     if (ttt__board_place(board, row, col, mark)) {
-        /* In misère the player who completes a line loses. */
-        int winner = game->misere ? -mark : mark;
-        game->state = winner == TTT_X ? TTT_X_WON : TTT_O_WON;
+        game->state = state_won_by(game, mark);
     } else if (board->empty_count == 0 ||
                (game->early_draw && board->live == 0)) {
         game->state = TTT_DRAW;
@@ -410,6 +432,28 @@ int ttt_redo(ttt_game *game)
     return TTT_OK;
 }
 
+/* Plays random moves on a game in progress, which the caller holds, until
+ * it ends, telling no listener: the moves of ttt_random_move then ttt_play. */
+static void play_out_quietly(ttt_game *game, uint64_t *rng)
+{
+    game->redo_count = 0;
+    if (game->early_draw) {
+        /* The board cannot see an early draw: a move at a time. */
+        do {
+            ttt__board *board = &game->board;
+            uint32_t pick = ttt__random_below(rng, (uint32_t)board->empty_count);
+            int32_t packed = board->order[pick];
+            apply_move(game, mover_at(ply_of(game)), TTT__ROW(packed),
+                       TTT__COL(packed));
+        } while (game->state == TTT_IN_PROGRESS);
+        return;
+    }
+    /* The board runs to a line or a full board by itself. */
+    int completed =
+        ttt__board_random_fill(&game->board, rng, mover_at(ply_of(game)));
+    game->state = completed ? state_won_by(game, completed) : TTT_DRAW;
+}
+
 int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
 {
     if (!game || !seed)
@@ -421,19 +465,8 @@ int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
         ttt__unlock(game);
         return TTT_E_GAME_OVER;
     }
-    /* The same moves as ttt_random_move then ttt_play, under one lock. */
-    game->redo_count = 0;
-    if (!game->listener && !game->early_draw) {
-        /* Nothing to tell and no early end: the board runs to a line or a
-         * full board by itself. */
-        int mover = mover_at(ply_of(game));
-        int completed = ttt__board_random_fill(&game->board, &rng, mover);
-        if (completed) {
-            int winner = game->misere ? -completed : completed;
-            game->state = winner == TTT_X ? TTT_X_WON : TTT_O_WON;
-        } else {
-            game->state = TTT_DRAW;
-        }
+    if (!game->listener) {
+        play_out_quietly(game, &rng);
     } else {
         do {
             ttt__board *board = &game->board;
@@ -441,16 +474,15 @@ int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
                 ttt__random_below(&rng, (uint32_t)board->empty_count);
             int32_t packed = board->order[pick];
             int mark = mover_at(ply_of(game));
+            /* The lock is let go while the listener runs, so another
+             * thread's undo must not leave a redo stack behind this move. */
             game->redo_count = 0;
             apply_move(game, mark, TTT__ROW(packed), TTT__COL(packed));
             capture(game, &pending, TTT_EVENT_PLAY, mark, TTT__ROW(packed),
                     TTT__COL(packed));
-            /* The lock is let go only to call the listener. */
-            if (pending.listener) {
-                ttt__unlock(game);
-                deliver(&pending);
-                ttt__lock(game);
-            }
+            ttt__unlock(game);
+            deliver(&pending);
+            ttt__lock(game);
         } while (game->state == TTT_IN_PROGRESS);
     }
     int final_state = game->state;
@@ -458,6 +490,55 @@ int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
     *seed = rng;
     if (state)
         *state = final_state;
+    return TTT_OK;
+}
+
+int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
+                        uint64_t results[4])
+{
+    if (!game || !seed || !results)
+        return TTT_E_INVALID;
+    uint64_t rng = *seed;
+    uint64_t counts[4] = {0, 0, 0, 0};
+    ttt__small_board small;
+    ttt__lock(game);
+    if (game->state != TTT_IN_PROGRESS) {
+        ttt__unlock(game);
+        return TTT_E_GAME_OVER;
+    }
+    int mover = mover_at(ply_of(game));
+    if (ttt__small_load(&game->board, mover, &small)) {
+        /* Up to 4x4 with K = N: every game in registers, no copy at all. */
+        int won_by_mover = state_won_by(game, mover);
+        int won_by_other = state_won_by(game, -mover);
+        ttt__unlock(game);
+        uint64_t by_result[3];
+        ttt__small_random_games(&small, &rng, games, by_result);
+        counts[won_by_mover] += by_result[2];
+        counts[won_by_other] += by_result[0];
+        counts[TTT_DRAW] += by_result[1];
+    } else {
+        /* A copy of the position and a copy to play on, so that the game
+         * is locked only while it is copied. */
+        size_t align = _Alignof(max_align_t);
+        size_t bytes = ttt_game_footprint(game->board.n, game->board.k);
+        bytes = (bytes + align - 1) / align * align; /* the second copy's start */
+        char *mem = game->alloc.alloc(game->alloc.user, 2 * bytes);
+        if (!mem) {
+            ttt__unlock(game);
+            return TTT_E_NOMEM;
+        }
+        const ttt_game *start = copy_game(mem, game);
+        ttt__unlock(game);
+        for (uint64_t i = 0; i < games; i++) {
+            ttt_game *work = copy_game(mem + bytes, start);
+            play_out_quietly(work, &rng);
+            counts[work->state]++;
+        }
+        game->alloc.dealloc(game->alloc.user, mem);
+    }
+    memcpy(results, counts, sizeof counts);
+    *seed = rng;
     return TTT_OK;
 }
 

@@ -15,9 +15,18 @@ static inline uint64_t ttt__next_random(uint64_t *seed)
     return z ^ (z >> 31);
 }
 
-/* The high and low 64 bits of x * range for range < 2^32, from two 64-bit
- * products: C11 has no 128-bit integer, and the result must not depend on
- * the compiler. */
+/* The high and low 64 bits of x * range for range < 2^32. C11 has no
+ * 128-bit integer: where the compiler has one it is a single multiply,
+ * elsewhere two 64-bit products give the same bits. */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 ttt__u128;
+static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
+{
+    ttt__u128 product = (ttt__u128)x * range;
+    *low = (uint64_t)product;
+    return (uint64_t)(product >> 64);
+}
+#else
 static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
 {
     uint64_t high_part = (x >> 32) * range;
@@ -25,6 +34,7 @@ static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
     *low = x * range;
     return (high_part + (low_part >> 32)) >> 32;
 }
+#endif
 
 /* A number below range (1 <= range < 2^32), exactly uniform: the high 64
  * bits of next() * range, drawn again while the low 64 bits fall in the few

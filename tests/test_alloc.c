@@ -306,7 +306,9 @@ static void test_init_game_never_allocates(void **unused)
 #ifdef TTT_SOLVE_VALUE_ONLY /* declared with the engine's functions */
 
 /* Which engine call fail_engine_call runs. */
-enum engine_call { SOLVE, SOLVE_VALUE, PERFT, COUNT_POSITIONS, BEST_PERFECT, BEST_STRONG };
+enum engine_call {
+    SOLVE, SOLVE_VALUE, PERFT, COUNT_POSITIONS, BEST_PERFECT, BEST_STRONG, PLAYOUTS
+};
 
 /* Everything one engine call writes, so a failure can be shown to write
  * nothing. */
@@ -336,6 +338,8 @@ static int run_engine(enum engine_call call, const ttt_game *game, engine_out *o
         return ttt_best_move(game, TTT_BOT_PERFECT, 0, &o->seed, &o->row, &o->col);
     case BEST_STRONG:
         return ttt_best_move(game, TTT_BOT_STRONG, 0, &o->seed, &o->row, &o->col);
+    case PLAYOUTS:
+        return ttt_random_playouts(game, &o->seed, 20, o->counts);
     }
     return TTT_E_INVALID;
 }
@@ -381,8 +385,9 @@ static void fail_engine_call(enum engine_call call, int size)
             if (call == SOLVE || call == SOLVE_VALUE) {
                 assert_int_equal(got.solution.value, expect.solution.value);
                 assert_int_equal(got.solution.plies, expect.solution.plies);
-            } else if (call == PERFT || call == COUNT_POSITIONS) {
+            } else if (call == PERFT || call == COUNT_POSITIONS || call == PLAYOUTS) {
                 assert_memory_equal(got.counts, expect.counts, sizeof got.counts);
+                assert_true(got.seed == expect.seed);
             } else {
                 assert_int_equal(got.row, expect.row);
                 assert_int_equal(got.col, expect.col);
@@ -426,6 +431,28 @@ static void test_best_move_fails_cleanly(void **unused)
     fail_engine_call(BEST_STRONG, 3);
 }
 
+/* Boards past 4x4 (or with K < N, or early draw) copy the game for their
+ * random games; up to 4x4 they allocate nothing. */
+static void test_random_playouts_fail_cleanly(void **unused)
+{
+    (void)unused;
+    fail_engine_call(PLAYOUTS, 5);
+    for (int size = 3; size <= 4; size++) {
+        test_heap heap = {0};
+        ttt_allocator a = allocator_for(&heap);
+        ttt_game *game = NULL;
+        assert_int_equal(ttt_game_new_with(size, 0, &a, &game), TTT_OK);
+        long calls = heap.calls;
+        engine_out o;
+        prepare(&o);
+        assert_int_equal(run_engine(PLAYOUTS, game, &o), TTT_OK);
+        assert_int_equal(heap.calls, calls);
+        assert_true(o.counts[TTT_X_WON] + o.counts[TTT_O_WON] + o.counts[TTT_DRAW] == 20);
+        ttt_game_free(game);
+        assert_int_equal(heap.live, 0);
+    }
+}
+
 #endif /* TTT_SOLVE_VALUE_ONLY */
 
 int main(void)
@@ -440,6 +467,7 @@ int main(void)
         cmocka_unit_test(test_solve_fails_cleanly),
         cmocka_unit_test(test_perft_fails_cleanly),
         cmocka_unit_test(test_best_move_fails_cleanly),
+        cmocka_unit_test(test_random_playouts_fail_cleanly),
 #endif
     };
     return cmocka_run_group_tests_name("alloc", tests, NULL, NULL);

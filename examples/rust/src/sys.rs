@@ -40,7 +40,7 @@ pub struct ttt_solution {
 pub type ttt_listener = Option<unsafe extern "C" fn(user: *mut c_void, event: *const ttt_event)>;
 
 pub const TTT_VERSION_MAJOR: c_int = 1;
-pub const TTT_VERSION_MINOR: c_int = 0;
+pub const TTT_VERSION_MINOR: c_int = 1;
 pub const TTT_VERSION_PATCH: c_int = 0;
 
 pub const TTT_EMPTY: c_int = 0;
