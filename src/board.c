@@ -232,7 +232,7 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
 }
 
 /*
- * Boards up to 4x4 with K = N play random games in registers
+ * Boards of 3x3 and 4x4 with K = N play random games in registers
  * (ttt__small_board). Each side's line counts are 6-bit lanes of one
  * uint64_t, in the order of lines[]: rows, columns, diagonal, anti-diagonal.
  * A mark adds its cell's lanes; a lane reaching n completes a line, which
@@ -253,13 +253,17 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
      CELL_LANES(n, 12), CELL_LANES(n, 13), CELL_LANES(n, 14),                \
      CELL_LANES(n, 15)}
 
-static const uint64_t cell_lanes[TTT__SMALL_MAX + 1][16] = {
-    {0}, CELL_LANES_OF(1), CELL_LANES_OF(2), CELL_LANES_OF(3), CELL_LANES_OF(4),
-};
+static const uint64_t lanes_3x3[16] = CELL_LANES_OF(3);
+static const uint64_t lanes_4x4[16] = CELL_LANES_OF(4);
 
-static unsigned entry(uint64_t order, int32_t index)
+static unsigned entry(uint64_t entries, int32_t index)
 {
-    return (unsigned)(order >> (4 * index)) & 15;
+    return (unsigned)(entries >> (4 * index)) & 15;
+}
+
+static unsigned packed_entry(int32_t packed)
+{
+    return (unsigned)(TTT__ROW(packed) << 2 | TTT__COL(packed));
 }
 
 int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small)
@@ -267,61 +271,66 @@ int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small)
     int n = board->n;
     if (n > TTT__SMALL_MAX || board->k != n || board->track_live)
         return 0;
-    const uint64_t *lanes = cell_lanes[n];
-    uint64_t order = 0, lanes_of[2] = {0, 0};
+    const uint64_t *lanes = n == 3 ? lanes_3x3 : lanes_4x4;
+    int32_t empty = board->empty_count;
+    uint64_t empty_cells = 0, lanes_of[2] = {0, 0};
     for (int32_t i = 0; i < board->nn; i++) {
         int32_t packed = board->order[i];
-        int row = TTT__ROW(packed), col = TTT__COL(packed);
-        unsigned rc = (unsigned)(row << 2 | col);
-        order |= (uint64_t)rc << (4 * i);
-        if (i >= board->empty_count)
-            lanes_of[board->cells[row * n + col] != mark] += lanes[rc];
+        unsigned rc = packed_entry(packed);
+        if (i < empty)
+            empty_cells |= (uint64_t)rc << (4 * (empty - 1 - i));
+        else
+            lanes_of[board->cells[TTT__ROW(packed) * n + TTT__COL(packed)] !=
+                     mark] += lanes[rc];
     }
-    small->order = order;
+    small->empty_cells = empty_cells;
+    small->placed = 0;
     small->to_move = lanes_of[0];
     small->other = lanes_of[1];
-    small->empty_count = board->empty_count;
+    small->empty_count = empty;
     small->n = n;
     return 1;
 }
 
-/* One ply on a packed board: draw an empty entry, swap it to the top of the
- * empty region (xor both entries with their difference), add the cell's
- * lanes to the mover's counts. Returns nonzero if that completed a line. */
-static inline int small_ply(uint64_t *order, uint32_t *empty, uint64_t *mover,
-                            uint64_t *rng, const uint64_t *lanes,
-                            uint64_t bias)
+/* One ply on a packed board, as ttt__board_take does it on order[]: draw an
+ * index, give it the top empty entry (the lowest 4 bits) and drop the top.
+ * Then the mover's lanes; returns nonzero if that completed a line. */
+static inline int small_ply(ttt__small_board *small, uint64_t *mover,
+                            uint64_t *rng, const uint64_t *lanes, int n)
 {
-    uint32_t pick = ttt__random_below(rng, *empty);
-    uint32_t top = --*empty;
-    unsigned cell = (unsigned)(*order >> (4 * pick)) & 15;
-    uint64_t diff = cell ^ ((*order >> (4 * top)) & 15);
-    *order ^= diff << (4 * pick) ^ diff << (4 * top);
+    uint32_t empty = (uint32_t)small->empty_count;
+    uint32_t pick = ttt__random_below(rng, empty);
+    uint32_t shift = 4 * (empty - 1 - pick);
+    uint64_t cells = small->empty_cells;
+    unsigned cell = (unsigned)(cells >> shift) & 15;
+    uint64_t diff = (cell ^ cells) & 15; /* the drawn entry ^ the top one */
+    small->empty_cells = (cells ^ diff << shift) >> 4;
+    small->placed = small->placed << 4 | cell;
+    small->empty_count = (int32_t)empty - 1;
     *mover += lanes[cell];
-    return ((*mover + bias) & ALL_LANES * 32) != 0;
+    return ((*mover + ALL_LANES * (uint64_t)(32 - n)) & ALL_LANES * 32) != 0;
 }
 
-/* ttt__board_random_fill on a packed board; returns 1 if the side to move
- * at the start completed a line, -1 if the other side did, 0 if the board
- * filled. Two plies a turn of the loop, so that each side's counts stay in
- * their own register. */
-static inline int small_random_fill(ttt__small_board *small, uint64_t *seed)
+/* ttt__board_random_fill on a packed board of side n (a constant where it
+ * is inlined); returns 1 if the side to move at the start completed a line,
+ * -1 if the other side did, 0 if the board filled. Two plies a turn of the
+ * loop, so that each side's counts stay in their own register. */
+static inline int small_random_fill(ttt__small_board *small, uint64_t *seed,
+                                    int n)
 {
-    const uint64_t *lanes = cell_lanes[small->n];
-    const uint64_t bias = ALL_LANES * (uint64_t)(32 - small->n);
-    uint64_t order = small->order, first = small->to_move,
-             second = small->other;
-    uint32_t empty = (uint32_t)small->empty_count;
-    uint64_t rng = *seed; /* a local: no store to *seed on every ply */
+    const uint64_t *lanes = n == 3 ? lanes_3x3 : lanes_4x4;
+    ttt__small_board work = *small; /* in registers, whatever small is */
+    uint64_t first = work.to_move, second = work.other;
+    uint64_t rng = *seed;
     int completed = 0;
-    while (empty > 0) {
-        if (small_ply(&order, &empty, &first, &rng, lanes, bias)) {
+    while (work.empty_count > 0) {
+        if (small_ply(&work, &first, &rng, lanes, n)) {
             completed = 1;
             break;
         }
-        if (empty == 0)
+        if (work.empty_count == 0)
             break;
-        if (small_ply(&order, &empty, &second, &rng, lanes, bias)) {
+        if (small_ply(&work, &second, &rng, lanes, n)) {
             completed = -1;
             break;
         }
@@ -329,22 +338,34 @@ static inline int small_random_fill(ttt__small_board *small, uint64_t *seed)
     *seed = rng;
     /* The side to move next is the first mover after an even number of
      * plies. */
-    int first_next = (small->empty_count - (int32_t)empty) % 2 == 0;
-    small->order = order;
-    small->to_move = first_next ? first : second;
-    small->other = first_next ? second : first;
-    small->empty_count = (int32_t)empty;
+    int first_next = (small->empty_count - work.empty_count) % 2 == 0;
+    work.to_move = first_next ? first : second;
+    work.other = first_next ? second : first;
+    *small = work;
     return completed;
+}
+
+/* Many games from one position, with n a constant. */
+static inline void small_random_games(const ttt__small_board *small,
+                                      uint64_t *seed, uint64_t games,
+                                      uint64_t by_result[3], int n)
+{
+    uint64_t rng = *seed;
+    for (uint64_t game = 0; game < games; game++) {
+        ttt__small_board work = *small;
+        by_result[small_random_fill(&work, &rng, n) + 1]++;
+    }
+    *seed = rng;
 }
 
 void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
                              uint64_t games, uint64_t by_result[3])
 {
     by_result[0] = by_result[1] = by_result[2] = 0;
-    for (uint64_t game = 0; game < games; game++) {
-        ttt__small_board work = *small;
-        by_result[small_random_fill(&work, seed) + 1]++;
-    }
+    if (small->n == 3)
+        small_random_games(small, seed, games, by_result, 3);
+    else
+        small_random_games(small, seed, games, by_result, 4);
 }
 
 void ttt__small_store(const ttt__small_board *small, ttt__board *board,
@@ -352,13 +373,16 @@ void ttt__small_store(const ttt__small_board *small, ttt__board *board,
 {
     int n = board->n;
     int32_t start = board->empty_count, empty = small->empty_count;
-    for (int32_t i = 0; i < board->nn; i++) {
-        unsigned rc = entry(small->order, i);
+    for (int32_t i = 0; i < start; i++) {
+        /* Below empty the empty entries, top first in the lowest bits;
+         * then the placed cells, the latest first. Ply j (from 1) went to
+         * index start - j, and was mark's when j is odd. */
+        unsigned rc = i < empty ? entry(small->empty_cells, empty - 1 - i)
+                                : entry(small->placed, i - empty);
         int row = (int)(rc >> 2), col = (int)(rc & 3);
         board->order[i] = TTT__PACK(row, col);
         board->where[row * n + col] = i;
-        /* Ply j (from 1) went to index start - j: mark's when j is odd. */
-        if (i >= empty && i < start)
+        if (i >= empty)
             board->cells[row * n + col] =
                 (int8_t)((start - i) % 2 ? mark : -mark);
     }
@@ -375,7 +399,8 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
 {
     ttt__small_board small;
     if (ttt__small_load(board, mark, &small)) {
-        int completed = small_random_fill(&small, seed);
+        int completed = small.n == 3 ? small_random_fill(&small, seed, 3)
+                                     : small_random_fill(&small, seed, 4);
         ttt__small_store(&small, board, mark);
         return completed * mark;
     }

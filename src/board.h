@@ -69,14 +69,17 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
 int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark);
 
 /*
- * A board up to TTT__SMALL_MAX wide with K = N and no early draw, packed
- * into registers for random games: order holds order[] as 4-bit entries
- * (row * 4 + col), and each side's line counts are 6-bit lanes, one per
- * line of lines[]. 16 cells of 4 bits fill a uint64_t: hence 4x4.
+ * A 3x3 or 4x4 board with K = N and no early draw, packed into registers for
+ * random games. Cells are 4-bit entries row * 4 + col; 16 of them fill a
+ * uint64_t, hence 4x4. The empty region of order[] is kept upside down, so
+ * that its top entry, the one a move swaps out, is always the lowest 4 bits:
+ * order[i] for i < empty_count is entry empty_count - 1 - i of empty_cells.
+ * Each side's line counts are 6-bit lanes, one per line of lines[].
  */
 #define TTT__SMALL_MAX 4
 typedef struct ttt__small_board {
-    uint64_t order;
+    uint64_t empty_cells;
+    uint64_t placed;      /* cells placed since loading, the latest lowest */
     uint64_t to_move;     /* lanes of the side to move */
     uint64_t other;       /* lanes of the side that moved last */
     int32_t empty_count;

@@ -15,18 +15,11 @@ static inline uint64_t ttt__next_random(uint64_t *seed)
     return z ^ (z >> 31);
 }
 
-/* The high and low 64 bits of x * range for range < 2^32. C11 has no
- * 128-bit integer: where the compiler has one it is a single multiply,
- * elsewhere two 64-bit products give the same bits. */
-#if defined(__SIZEOF_INT128__)
-__extension__ typedef unsigned __int128 ttt__u128;
-static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
-{
-    ttt__u128 product = (ttt__u128)x * range;
-    *low = (uint64_t)product;
-    return (uint64_t)(product >> 64);
-}
-#else
+/* The high and low 64 bits of x * range for range < 2^32, from 64-bit
+ * products: C11 has no 128-bit integer, and the result must not depend on
+ * the compiler. (A compiler's 128-bit type saves two multiplies here, but
+ * GCC then turns the loops' shrinking ranges into 128-bit counters that
+ * spill, which costs more.) */
 static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
 {
     uint64_t high_part = (x >> 32) * range;
@@ -34,20 +27,49 @@ static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
     *low = x * range;
     return (high_part + (low_part >> 32)) >> 32;
 }
+
+#if defined(__GNUC__)
+#define TTT__RARE(x) __builtin_expect(!!(x), 0)
+#define TTT__OUT_OF_LINE __attribute__((noinline))
+#else
+#define TTT__RARE(x) (x)
+#define TTT__OUT_OF_LINE
 #endif
+
+/* A seed and the number drawn with it. */
+typedef struct ttt__draw {
+    uint64_t seed;
+    uint32_t value;
+} ttt__draw;
+
+/* ttt__random_below's second chance: draws again while the low 64 bits fall
+ * below 2^64 mod range. Out of line and taking the seed by value, so the
+ * callers' loops keep the seed and everything else in registers. */
+static TTT__OUT_OF_LINE ttt__draw ttt__random_redraw(uint64_t seed,
+                                                     uint32_t range,
+                                                     uint64_t high,
+                                                     uint64_t low)
+{
+    uint64_t threshold = (0 - (uint64_t)range) % range; /* 2^64 mod range */
+    while (low < threshold)
+        high = ttt__mul_high(ttt__next_random(&seed), range, &low);
+    ttt__draw draw = {seed, (uint32_t)high};
+    return draw;
+}
 
 /* A number below range (1 <= range < 2^32), exactly uniform: the high 64
  * bits of next() * range, drawn again while the low 64 bits fall in the few
  * products that would bias it (Lemire's method). Usually one draw and no
- * division. */
+ * division: a low part below range, the only case that may draw again,
+ * comes once in 2^32 draws or less. */
 static inline uint32_t ttt__random_below(uint64_t *seed, uint32_t range)
 {
     uint64_t low;
     uint64_t high = ttt__mul_high(ttt__next_random(seed), range, &low);
-    if (low < range) {
-        uint64_t threshold = (0 - (uint64_t)range) % range; /* 2^64 mod range */
-        while (low < threshold)
-            high = ttt__mul_high(ttt__next_random(seed), range, &low);
+    if (TTT__RARE(low < range)) {
+        ttt__draw draw = ttt__random_redraw(*seed, range, high, low);
+        *seed = draw.seed;
+        return draw.value;
     }
     return (uint32_t)high;
 }
