@@ -256,11 +256,6 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
 static const uint64_t lanes_3x3[16] = CELL_LANES_OF(3);
 static const uint64_t lanes_4x4[16] = CELL_LANES_OF(4);
 
-static unsigned entry(uint64_t entries, int32_t index)
-{
-    return (unsigned)(entries >> (4 * index)) & 15;
-}
-
 static unsigned packed_entry(int32_t packed)
 {
     return (unsigned)(TTT__ROW(packed) << 2 | TTT__COL(packed));
@@ -274,14 +269,13 @@ int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small)
     const uint64_t *lanes = n == 3 ? lanes_3x3 : lanes_4x4;
     int32_t empty = board->empty_count;
     uint64_t empty_cells = 0, lanes_of[2] = {0, 0};
-    for (int32_t i = 0; i < board->nn; i++) {
+    /* Upside down: order[empty - 1] ends in the lowest 4 bits. */
+    for (int32_t i = 0; i < empty; i++)
+        empty_cells = empty_cells << 4 | packed_entry(board->order[i]);
+    for (int32_t i = empty; i < board->nn; i++) {
         int32_t packed = board->order[i];
-        unsigned rc = packed_entry(packed);
-        if (i < empty)
-            empty_cells |= (uint64_t)rc << (4 * (empty - 1 - i));
-        else
-            lanes_of[board->cells[TTT__ROW(packed) * n + TTT__COL(packed)] !=
-                     mark] += lanes[rc];
+        int placed = board->cells[TTT__ROW(packed) * n + TTT__COL(packed)];
+        lanes_of[placed != mark] += lanes[packed_entry(packed)];
     }
     small->empty_cells = empty_cells;
     small->placed = 0;
@@ -368,30 +362,39 @@ void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
         small_random_games(small, seed, games, by_result, 4);
 }
 
+/* Puts the cell of entry rc at index i of order[]. */
+static void put_entry(ttt__board *board, int32_t i, unsigned rc)
+{
+    int row = (int)(rc >> 2), col = (int)(rc & 3);
+    board->order[i] = TTT__PACK(row, col);
+    board->where[row * board->n + col] = i;
+}
+
 void ttt__small_store(const ttt__small_board *small, ttt__board *board,
                       int mark)
 {
-    int n = board->n;
     int32_t start = board->empty_count, empty = small->empty_count;
-    for (int32_t i = 0; i < start; i++) {
-        /* Below empty the empty entries, top first in the lowest bits;
-         * then the placed cells, the latest first. Ply j (from 1) went to
-         * index start - j, and was mark's when j is odd. */
-        unsigned rc = i < empty ? entry(small->empty_cells, empty - 1 - i)
-                                : entry(small->placed, i - empty);
-        int row = (int)(rc >> 2), col = (int)(rc & 3);
-        board->order[i] = TTT__PACK(row, col);
-        board->where[row * n + col] = i;
-        if (i >= empty)
-            board->cells[row * n + col] =
-                (int8_t)((start - i) % 2 ? mark : -mark);
+    uint64_t entries = small->empty_cells;
+    for (int32_t i = empty - 1; i >= 0; i--, entries >>= 4)
+        put_entry(board, i, (unsigned)entries & 15);
+    /* The placed cells, the latest lowest, go to order[empty ..] most
+     * recent first. The first of them, ply start - empty, was mark's if
+     * that count is odd; the marks alternate back from there. */
+    entries = small->placed;
+    int placed_mark = (start - empty) % 2 ? mark : -mark;
+    for (int32_t i = empty; i < start; i++, entries >>= 4) {
+        unsigned rc = (unsigned)entries & 15;
+        put_entry(board, i, rc);
+        board->cells[(rc >> 2) * (unsigned)board->n + (rc & 3)] =
+            (int8_t)placed_mark;
+        placed_mark = -placed_mark;
     }
-    int next = (start - empty) % 2 ? -mark : mark;
-    uint64_t x = next == TTT_X ? small->to_move : small->other;
-    uint64_t o = next == TTT_X ? small->other : small->to_move;
-    for (int line = 0; line < 2 * n + 2; line++)
-        board->lines[line].sum = (int16_t)((int)(x >> (6 * line) & 63) -
-                                           (int)(o >> (6 * line) & 63));
+    /* The last mover's lanes are other. */
+    int last = (start - empty) % 2 ? mark : -mark;
+    uint64_t x = last == TTT_X ? small->other : small->to_move;
+    uint64_t o = last == TTT_X ? small->to_move : small->other;
+    for (int line = 0; line < 2 * board->n + 2; line++, x >>= 6, o >>= 6)
+        board->lines[line].sum = (int16_t)((int)(x & 63) - (int)(o & 63));
     board->empty_count = empty;
 }
 
