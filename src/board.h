@@ -104,6 +104,15 @@ void ttt__small_store(const ttt__small_board *small, ttt__board *board,
 /* The move path is inline: every move of every game goes through it, and for
  * K = N it is a swap in order[] plus at most four counter updates. */
 
+/* Whether (row, col), on the board, is empty: its place in order[] is below
+ * the boundary. Read from where[], which placing the mark reads next, so a
+ * big board pays one cache miss for both. */
+static inline int ttt__board_is_empty(const ttt__board *board, int row,
+                                      int col)
+{
+    return board->where[row * board->n + col] < board->empty_count;
+}
+
 /* Makes the empty cell (row, col) the most recent placed cell: swap it to
  * the top of the empty region, then shrink the region over it. */
 static inline void ttt__board_take(ttt__board *board, int row, int col)
@@ -143,14 +152,14 @@ static inline int ttt__board_place(ttt__board *board, int row, int col,
     return done;
 }
 
-/* Removes the most recently placed mark; returns its packed cell. The board
- * must not be empty. */
-static inline int32_t ttt__board_lift(ttt__board *board)
+/* Removes the most recently placed mark, which the caller names (the game
+ * knows it from the turn; reading it here would be one more cache miss on
+ * a big board); returns its packed cell. The board must not be empty. */
+static inline int32_t ttt__board_lift(ttt__board *board, int mark)
 {
     int n = board->n;
     int32_t packed = board->order[board->empty_count];
     int row = TTT__ROW(packed), col = TTT__COL(packed);
-    int mark = board->cells[row * n + col];
     board->cells[row * n + col] = TTT_EMPTY;
     board->empty_count++;
     if (board->k != n || board->track_live) {

@@ -325,7 +325,7 @@ static int play_locked(ttt_game *game, int mark, int row, int col,
     int n = game->board.n;
     if ((unsigned)row >= (unsigned)n || (unsigned)col >= (unsigned)n)
         return TTT_E_OFF_BOARD;
-    if (game->board.cells[row * n + col] != TTT_EMPTY)
+    if (!ttt__board_is_empty(&game->board, row, col))
         return TTT_E_OCCUPIED;
     game->redo_count = 0;
     apply_move(game, mark, row, col);
@@ -398,7 +398,7 @@ int ttt_undo(ttt_game *game)
         ttt__unlock(game);
         return TTT_E_NO_UNDO;
     }
-    int32_t packed = ttt__board_lift(&game->board);
+    int32_t packed = ttt__board_lift(&game->board, mover_at(ply - 1));
     /* Moves are only accepted while the game is open, so the position
      * before any move was in progress. */
     game->state = TTT_IN_PROGRESS;

@@ -438,7 +438,7 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
                 int completed = ttt__board_place(&run->board, cell / n,
                                                  cell % n, mark);
                 int child_state = state_after(run, completed, mark);
-                ttt__board_lift(&run->board);
+                ttt__board_lift(&run->board, mark);
                 if (!run->keep_terminal && child_state != TTT_IN_PROGRESS) {
                     status = add_count(&counts[child_state], value);
                     if (status == TTT_OK)
