@@ -30,10 +30,10 @@ static int32_t window_count(int n, int k)
 size_t ttt__board_bytes(int n, int k)
 {
     size_t nn = (size_t)n * (size_t)n;
-    /* int32 arrays first, then the int16 counters, then the bytes: every
-     * array lands aligned without padding. */
+    /* int32 arrays first, then the int16 counters: every array lands
+     * aligned without padding. */
     return 2 * nn * sizeof(int32_t) +
-           (size_t)line_count(n, k) * sizeof(ttt__line) + nn;
+           (size_t)line_count(n, k) * sizeof(ttt__line);
 }
 
 void ttt__board_bind(ttt__board *board, int n, int k, void *mem)
@@ -43,9 +43,8 @@ void ttt__board_bind(ttt__board *board, int n, int k, void *mem)
     board->k = k;
     board->nn = nn;
     board->order = (int32_t *)mem;
-    board->where = board->order + nn;
-    board->lines = (ttt__line *)(board->where + nn);
-    board->cells = (int8_t *)(board->lines + line_count(n, k));
+    board->cells = board->order + nn;
+    board->lines = (ttt__line *)(board->cells + nn);
 }
 
 void ttt__board_clear(ttt__board *board)
@@ -55,11 +54,10 @@ void ttt__board_clear(ttt__board *board)
     for (int row = 0; row < n; row++) {
         for (int col = 0; col < n; col++) {
             board->order[index] = TTT__PACK(row, col);
-            board->where[index] = index;
+            board->cells[index] = TTT__BARE_ENTRY(index);
             index++;
         }
     }
-    memset(board->cells, TTT_EMPTY, (size_t)board->nn);
     memset(board->lines, 0, (size_t)line_count(n, board->k) * sizeof(ttt__line));
     board->empty_count = board->nn;
     board->live = uses_line_counters(board) ? line_count(n, n)
@@ -107,7 +105,8 @@ static int run_length(const ttt__board *board, int row, int col, int d,
     row += step_row;
     col += step_col;
     while (count < limit && (unsigned)row < (unsigned)n &&
-           (unsigned)col < (unsigned)n && board->cells[row * n + col] == mark) {
+           (unsigned)col < (unsigned)n &&
+           ttt__board_mark(board, row * n + col) == mark) {
         count++;
         row += step_row;
         col += step_col;
@@ -145,20 +144,22 @@ static int32_t windows_killed_by(const ttt__board *board, int row, int col,
         if (back + ahead + 1 < k)
             continue;
         int step = dir_row[d] * n + dir_col[d];
-        const int8_t *centre = board->cells + row * n + col;
+        const int32_t *centre = board->cells + row * n + col;
+        int32_t boundary = board->empty_count;
         int own = 0, other = 0;
         /* First window: offsets -back .. -back + k - 1. */
         for (int i = -back; i < -back + k; i++) {
-            own += centre[i * step] == mark;
-            other += centre[i * step] == -mark;
+            int placed = ttt__entry_mark(centre[i * step], boundary);
+            own += placed == mark;
+            other += placed == -mark;
         }
         int last_start = ahead - (k - 1);
         for (int start = -back;; start++) {
             killed += other > 0 && own == 0;
             if (start == last_start)
                 break;
-            int8_t out = centre[start * step];
-            int8_t in = centre[(start + k) * step];
+            int out = ttt__entry_mark(centre[start * step], boundary);
+            int in = ttt__entry_mark(centre[(start + k) * step], boundary);
             own += (in == mark) - (out == mark);
             other += (in == -mark) - (out == -mark);
         }
@@ -177,12 +178,13 @@ int ttt__board_place_slow(ttt__board *board, int row, int col, int mark)
             done |= line_add(board, &lines[2 * n], mark);
         if (row + col == n - 1)
             done |= line_add(board, &lines[2 * n + 1], mark);
-        board->cells[row * n + col] = (int8_t)mark;
+        board->cells[row * n + col] = TTT__ENTRY(board->empty_count, mark);
         return done;
     }
+    /* The cell has its slot but no mark yet: it still reads as empty. */
     if (board->track_live)
         board->live -= windows_killed_by(board, row, col, mark);
-    board->cells[row * n + col] = (int8_t)mark;
+    board->cells[row * n + col] = TTT__ENTRY(board->empty_count, mark);
     int k = board->k;
     for (int d = 0; d < 4; d++) {
         int run = 1 + run_length(board, row, col, d, +1, mark, k - 1);
@@ -215,7 +217,7 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
                             int mark, int ends[4])
 {
     int n = board->n;
-    if (board->cells[row * n + col] != mark)
+    if (ttt__board_mark(board, row * n + col) != mark)
         return 0;
     for (int d = 0; d < 4; d++) {
         int back = run_length(board, row, col, d, -1, mark, n);
@@ -274,7 +276,7 @@ int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small)
         empty_cells = empty_cells << 4 | packed_entry(board->order[i]);
     for (int32_t i = empty; i < board->nn; i++) {
         int32_t packed = board->order[i];
-        int placed = board->cells[TTT__ROW(packed) * n + TTT__COL(packed)];
+        int placed = ttt__board_mark(board, TTT__ROW(packed) * n + TTT__COL(packed));
         lanes_of[placed != mark] += lanes[packed_entry(packed)];
     }
     small->empty_cells = empty_cells;
@@ -362,12 +364,14 @@ void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
         small_random_games(small, seed, games, by_result, 4);
 }
 
-/* Puts the cell of entry rc at index i of order[]. */
-static void put_entry(ttt__board *board, int32_t i, unsigned rc)
+/* Puts the cell of entry rc at index i of order[], with cells[] entry
+ * cell_entry. */
+static void put_entry(ttt__board *board, int32_t i, unsigned rc,
+                      int32_t cell_entry)
 {
     int row = (int)(rc >> 2), col = (int)(rc & 3);
     board->order[i] = TTT__PACK(row, col);
-    board->where[row * board->n + col] = i;
+    board->cells[row * board->n + col] = cell_entry;
 }
 
 void ttt__small_store(const ttt__small_board *small, ttt__board *board,
@@ -376,17 +380,14 @@ void ttt__small_store(const ttt__small_board *small, ttt__board *board,
     int32_t start = board->empty_count, empty = small->empty_count;
     uint64_t entries = small->empty_cells;
     for (int32_t i = empty - 1; i >= 0; i--, entries >>= 4)
-        put_entry(board, i, (unsigned)entries & 15);
+        put_entry(board, i, (unsigned)entries & 15, TTT__BARE_ENTRY(i));
     /* The placed cells, the latest lowest, go to order[empty ..] most
      * recent first. The first of them, ply start - empty, was mark's if
      * that count is odd; the marks alternate back from there. */
     entries = small->placed;
     int placed_mark = (start - empty) % 2 ? mark : -mark;
     for (int32_t i = empty; i < start; i++, entries >>= 4) {
-        unsigned rc = (unsigned)entries & 15;
-        put_entry(board, i, rc);
-        board->cells[(rc >> 2) * (unsigned)board->n + (rc & 3)] =
-            (int8_t)placed_mark;
+        put_entry(board, i, (unsigned)entries & 15, TTT__ENTRY(i, placed_mark));
         placed_mark = -placed_mark;
     }
     /* The last mover's lanes are other. */
@@ -420,10 +421,9 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
     /* ttt__board_place for K = N, with the arrays and the empty count in
      * locals: the stores below cannot then force them to be reloaded. */
     int n = board->n;
-    int32_t *order = board->order, *where = board->where;
+    int32_t *order = board->order, *cells = board->cells;
     ttt__line *rows = board->lines, *cols = board->lines + n;
     ttt__line *diagonal = board->lines + 2 * n, *anti = diagonal + 1;
-    int8_t *cells = board->cells;
     int32_t empty = board->empty_count;
     int winner = 0;
     while (empty > 0) {
@@ -434,10 +434,9 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
         int32_t top = --empty;
         int32_t moved = order[top];
         order[pick] = moved;
-        where[TTT__ROW(moved) * n + TTT__COL(moved)] = pick;
+        cells[TTT__ROW(moved) * n + TTT__COL(moved)] = TTT__BARE_ENTRY(pick);
         order[top] = packed;
-        where[row * n + col] = top;
-        cells[row * n + col] = (int8_t)mark;
+        cells[row * n + col] = TTT__ENTRY(top, mark);
         int full = mark * n;
         int done = (rows[row].sum = (int16_t)(rows[row].sum + mark)) == full;
         done |= (cols[col].sum = (int16_t)(cols[col].sum + mark)) == full;

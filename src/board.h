@@ -22,9 +22,14 @@ typedef struct ttt__line {
  *                            random empty cell is one index away;
  *   order[empty_count .. nn) the placed cells, most recent first, so the
  *                            history needs no array of its own.
- * where[row * n + col] is that cell's index in order[]. Lifting the last mark
- * only moves the boundary, so lifted cells stay, in lifting order, just below
- * it: that is where the game keeps its redo stack.
+ * cells[row * n + col] holds that cell's index in order[] (its slot) and its
+ * mark: (slot << 2) | code, code 1 for X and 3 for O. A cell is placed when
+ * its slot is at or above the boundary, so the slot alone says whether it is
+ * empty and the code counts only while it is placed. Lifting the last mark
+ * therefore only moves the boundary, writing no cell, and lifted cells stay,
+ * in lifting order, just below it: that is where the game keeps its redo
+ * stack. One int32_t per cell for both keeps a big board's move to one
+ * cache line per cell.
  */
 typedef struct ttt__board {
     int32_t n;           /* side length */
@@ -34,10 +39,30 @@ typedef struct ttt__board {
     int32_t live;        /* lines (K = N) or K-windows free of one mark */
     int32_t track_live;  /* keep fill and live up to date (early draw) */
     int32_t *order;      /* nn packed cells, see above */
-    int32_t *where;      /* nn indices into order */
+    int32_t *cells;      /* nn slots and marks, row-major, see above */
     ttt__line *lines;    /* K = N: n rows, n columns, diagonal, anti-diagonal */
-    int8_t *cells;       /* nn marks, row-major */
 } ttt__board;
+
+/* A cells[] entry: a slot with a mark (X or O), or with none yet. */
+#define TTT__ENTRY(slot, mark) (((int32_t)(slot) << 2) | ((mark) > 0 ? 1 : 3))
+#define TTT__BARE_ENTRY(slot) ((int32_t)(slot) << 2)
+#define TTT__SLOT(entry) ((entry) >> 2)
+
+/* The mark of a cells[] entry on a board whose boundary is empty_count:
+ * TTT_EMPTY below the boundary or with no code yet, else code 1 is X and
+ * code 3 is O. */
+static inline int ttt__entry_mark(int32_t entry, int32_t empty_count)
+{
+    if (TTT__SLOT(entry) < empty_count)
+        return TTT_EMPTY;
+    return (entry & 1) - (entry & 2);
+}
+
+/* The mark at row-major index cell. */
+static inline int ttt__board_mark(const ttt__board *board, int32_t cell)
+{
+    return ttt__entry_mark(board->cells[cell], board->empty_count);
+}
 
 #define TTT__PACK(row, col) (((int32_t)(row) << 16) | (int32_t)(col))
 #define TTT__ROW(packed) ((int)((packed) >> 16))
@@ -104,27 +129,46 @@ void ttt__small_store(const ttt__small_board *small, ttt__board *board,
 /* The move path is inline: every move of every game goes through it, and for
  * K = N it is a swap in order[] plus at most four counter updates. */
 
-/* Whether (row, col), on the board, is empty: its place in order[] is below
- * the boundary. Read from where[], which placing the mark reads next, so a
- * big board pays one cache miss for both. */
+/* Whether (row, col), on the board, is empty: its slot is below the
+ * boundary. */
 static inline int ttt__board_is_empty(const ttt__board *board, int row,
                                       int col)
 {
-    return board->where[row * board->n + col] < board->empty_count;
+    return TTT__SLOT(board->cells[row * board->n + col]) < board->empty_count;
 }
 
-/* Makes the empty cell (row, col) the most recent placed cell: swap it to
- * the top of the empty region, then shrink the region over it. */
+/* Starts loading the cell (row, col), if it is on the board, before the
+ * game's lock is taken: on a big board the cell is a cache miss, and the
+ * lock's atomic exchange would otherwise make the load wait for it. A
+ * prefetch reads nothing in C's sense, and the array's address and size
+ * never change, so this is safe without the lock. */
+static inline void ttt__board_prefetch(const ttt__board *board, int row,
+                                       int col)
+{
+#if defined(__GNUC__)
+    int n = board->n;
+    if ((unsigned)row < (unsigned)n && (unsigned)col < (unsigned)n)
+        __builtin_prefetch(board->cells + row * n + col, 1);
+#else
+    (void)board;
+    (void)row;
+    (void)col;
+#endif
+}
+
+/* Makes the empty cell (row, col) the most recent placed cell, with no mark
+ * yet: swap it to the top of the empty region, then shrink the region over
+ * it. */
 static inline void ttt__board_take(ttt__board *board, int row, int col)
 {
     int n = board->n;
     int32_t top = board->empty_count - 1;
-    int32_t slot = board->where[row * n + col];
+    int32_t slot = TTT__SLOT(board->cells[row * n + col]);
     int32_t moved = board->order[top];
     board->order[slot] = moved;
-    board->where[TTT__ROW(moved) * n + TTT__COL(moved)] = slot;
+    board->cells[TTT__ROW(moved) * n + TTT__COL(moved)] = TTT__BARE_ENTRY(slot);
     board->order[top] = TTT__PACK(row, col);
-    board->where[row * n + col] = top;
+    board->cells[row * n + col] = TTT__BARE_ENTRY(top);
     board->empty_count = top;
 }
 
@@ -138,7 +182,7 @@ static inline int ttt__board_place(ttt__board *board, int row, int col,
     int n = board->n;
     if (board->k != n || board->track_live)
         return ttt__board_place_slow(board, row, col, mark);
-    board->cells[row * n + col] = (int8_t)mark;
+    board->cells[row * n + col] = TTT__ENTRY(board->empty_count, mark);
     ttt__line *lines = board->lines;
     int full = mark * n;
     int done = (lines[row].sum = (int16_t)(lines[row].sum + mark)) == full;
@@ -153,14 +197,14 @@ static inline int ttt__board_place(ttt__board *board, int row, int col,
 }
 
 /* Removes the most recently placed mark, which the caller names (the game
- * knows it from the turn; reading it here would be one more cache miss on
- * a big board); returns its packed cell. The board must not be empty. */
+ * knows it from the turn); returns its packed cell. Moving the boundary
+ * empties the cell: no cell is read or written, which on a big board is a
+ * cache miss saved. The board must not be empty. */
 static inline int32_t ttt__board_lift(ttt__board *board, int mark)
 {
     int n = board->n;
     int32_t packed = board->order[board->empty_count];
     int row = TTT__ROW(packed), col = TTT__COL(packed);
-    board->cells[row * n + col] = TTT_EMPTY;
     board->empty_count++;
     if (board->k != n || board->track_live) {
         ttt__board_lift_slow(board, row, col, mark);

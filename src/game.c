@@ -337,6 +337,7 @@ int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
 {
     if (!game)
         return TTT_E_INVALID;
+    ttt__board_prefetch(&game->board, row, col);
     pending_event pending;
     ttt__lock(game);
     int status = play_locked(game, mark, row, col, &pending);
@@ -359,6 +360,7 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
         return TTT_E_MARK;
     if (ply < 0)
         return TTT_E_RANGE;
+    ttt__board_prefetch(&game->board, row, col);
     pending_event pending;
     pending.listener = NULL;
     int status;
@@ -605,7 +607,7 @@ int ttt_cell(const ttt_game *game, int row, int col, int *mark)
     if ((unsigned)row >= (unsigned)n || (unsigned)col >= (unsigned)n)
         return TTT_E_OFF_BOARD;
     ttt__lock(game);
-    *mark = game->board.cells[row * n + col];
+    *mark = ttt__board_mark(&game->board, row * n + col);
     ttt__unlock(game);
     return TTT_OK;
 }
@@ -671,7 +673,8 @@ int ttt_board(const ttt_game *game, int8_t *cells, size_t capacity,
     if (capacity < needed)
         return TTT_E_BUFFER;
     ttt__lock(game);
-    memcpy(cells, game->board.cells, needed);
+    for (size_t cell = 0; cell < needed; cell++)
+        cells[cell] = (int8_t)ttt__board_mark(&game->board, (int32_t)cell);
     ttt__unlock(game);
     return TTT_OK;
 }

@@ -87,7 +87,8 @@ static void take_snapshot(const ttt_game *game, snapshot *snap)
     snap->state = game->state;
     snap->misere = game->misere;
     snap->early_draw = game->early_draw;
-    memcpy(snap->cells, game->board.cells, (size_t)snap->nn);
+    for (int32_t cell = 0; cell < snap->nn; cell++)
+        snap->cells[cell] = (int8_t)ttt__board_mark(&game->board, cell);
     ttt__unlock(game);
 }
 
@@ -433,7 +434,7 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
             }
             decode_board(run, key);
             for (int32_t cell = 0; status == TTT_OK && cell < nn; cell++) {
-                if (run->board.cells[cell] != TTT_EMPTY)
+                if (!ttt__board_is_empty(&run->board, cell / n, cell % n))
                     continue;
                 int completed = ttt__board_place(&run->board, cell / n,
                                                  cell % n, mark);
