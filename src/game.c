@@ -299,7 +299,7 @@ static int state_won_by(const ttt_game *game, int mark)
 
 /* Places mark, already checked legal, and settles the state: a completed
  * line is judged before a full board. */
-static void apply_move(ttt_game *game, int mark, int row, int col)
+static inline void apply_move(ttt_game *game, int mark, int row, int col)
 {
     ttt__board *board = &game->board;
     if (ttt__board_place(board, row, col, mark)) {
@@ -311,8 +311,8 @@ static void apply_move(ttt_game *game, int mark, int row, int col)
 }
 
 /* ttt_play's checks and move, under the lock. */
-static int play_locked(ttt_game *game, int mark, int row, int col,
-                       pending_event *pending)
+static inline int play_locked(ttt_game *game, int mark, int row, int col,
+                              pending_event *pending)
 {
     /* Game over first: ttt_play(game, ttt_to_move(game), ...) on a finished
      * game passes TTT_EMPTY, and "the game is over" is the useful answer. */
