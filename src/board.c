@@ -45,6 +45,8 @@ void ttt__board_bind(ttt__board *board, int n, int k, void *mem)
     board->order = (int32_t *)mem;
     board->cells = board->order + nn;
     board->lines = (ttt__line *)(board->cells + nn);
+    board->track_live = 0;
+    board->slow_moves = k != n;
 }
 
 void ttt__board_clear(ttt__board *board)
@@ -67,6 +69,7 @@ void ttt__board_clear(ttt__board *board)
 void ttt__board_track_live(ttt__board *board, int on)
 {
     board->track_live = on;
+    board->slow_moves = board->k != board->n || on;
 }
 
 /* A line holds one kind of mark, so either player could still fill it,

@@ -38,6 +38,7 @@ typedef struct ttt__board {
     int32_t empty_count; /* cells not yet marked */
     int32_t live;        /* lines (K = N) or K-windows free of one mark */
     int32_t track_live;  /* keep fill and live up to date (early draw) */
+    int32_t slow_moves;  /* K < N or track_live: moves go out of line */
     int32_t *order;      /* nn packed cells, see above */
     int32_t *cells;      /* nn slots and marks, row-major, see above */
     ttt__line *lines;    /* K = N: n rows, n columns, diagonal, anti-diagonal */
@@ -71,7 +72,8 @@ static inline int ttt__board_mark(const ttt__board *board, int32_t cell)
 /* Bytes of the arrays behind a board of side n and win length k. */
 size_t ttt__board_bytes(int n, int k);
 /* Points the board at its arrays in mem (ttt__board_bytes bytes, aligned to
- * 4) and records its geometry; the contents are left as they are. */
+ * 4) and records its geometry, with live tracking off; the arrays' contents
+ * are left as they are. */
 void ttt__board_bind(ttt__board *board, int n, int k, void *mem);
 /* Empties the board and resets every counter. */
 void ttt__board_clear(ttt__board *board);
@@ -137,17 +139,22 @@ static inline int ttt__board_is_empty(const ttt__board *board, int row,
     return TTT__SLOT(board->cells[row * board->n + col]) < board->empty_count;
 }
 
-/* Starts loading the cell (row, col), if it is on the board, before the
- * game's lock is taken: on a big board the cell is a cache miss, and the
- * lock's atomic exchange would otherwise make the load wait for it. A
- * prefetch reads nothing in C's sense, and the array's address and size
+/* Boards from this side up have cells[] of 16 KiB or more, past what stays
+ * in the fastest cache between moves. */
+#define TTT__PREFETCH_SIZE 64
+
+/* Starts loading the cell (row, col) of a big board, if it is on the board,
+ * before the game's lock is taken: the cell is then likely a cache miss,
+ * and the lock's atomic exchange would otherwise make the load wait for it.
+ * A prefetch reads nothing in C's sense, and the array's address and size
  * never change, so this is safe without the lock. */
 static inline void ttt__board_prefetch(const ttt__board *board, int row,
                                        int col)
 {
 #if defined(__GNUC__)
     int n = board->n;
-    if ((unsigned)row < (unsigned)n && (unsigned)col < (unsigned)n)
+    if (n >= TTT__PREFETCH_SIZE && (unsigned)row < (unsigned)n &&
+        (unsigned)col < (unsigned)n)
         __builtin_prefetch(board->cells + row * n + col, 1);
 #else
     (void)board;
@@ -156,20 +163,25 @@ static inline void ttt__board_prefetch(const ttt__board *board, int row,
 #endif
 }
 
-/* Makes the empty cell (row, col) the most recent placed cell, with no mark
- * yet: swap it to the top of the empty region, then shrink the region over
- * it. */
-static inline void ttt__board_take(ttt__board *board, int row, int col)
+/* Makes the empty cell (row, col) the most recent placed cell: swap it to
+ * the top of the empty region, then shrink the region over it. Returns its
+ * new slot; the caller writes the cell's entry. */
+static inline int32_t ttt__board_take(ttt__board *board, int row, int col)
 {
     int n = board->n;
     int32_t top = board->empty_count - 1;
     int32_t slot = TTT__SLOT(board->cells[row * n + col]);
-    int32_t moved = board->order[top];
-    board->order[slot] = moved;
-    board->cells[TTT__ROW(moved) * n + TTT__COL(moved)] = TTT__BARE_ENTRY(slot);
-    board->order[top] = TTT__PACK(row, col);
-    board->cells[row * n + col] = TTT__BARE_ENTRY(top);
+    /* A cell already on top, as a move redone or replayed after an undo
+     * is, needs no swap. */
+    if (slot != top) {
+        int32_t moved = board->order[top];
+        board->order[slot] = moved;
+        board->cells[TTT__ROW(moved) * n + TTT__COL(moved)] =
+            TTT__BARE_ENTRY(slot);
+        board->order[top] = TTT__PACK(row, col);
+    }
     board->empty_count = top;
+    return top;
 }
 
 /* Puts mark on the empty cell (row, col); returns 1 if that completed a line
@@ -178,11 +190,14 @@ static inline void ttt__board_take(ttt__board *board, int row, int col)
 static inline int ttt__board_place(ttt__board *board, int row, int col,
                                    int mark)
 {
-    ttt__board_take(board, row, col);
+    int32_t slot = ttt__board_take(board, row, col);
     int n = board->n;
-    if (board->k != n || board->track_live)
+    if (board->slow_moves) {
+        /* No mark yet: the slow path reads the cell as empty. */
+        board->cells[row * n + col] = TTT__BARE_ENTRY(slot);
         return ttt__board_place_slow(board, row, col, mark);
-    board->cells[row * n + col] = TTT__ENTRY(board->empty_count, mark);
+    }
+    board->cells[row * n + col] = TTT__ENTRY(slot, mark);
     ttt__line *lines = board->lines;
     int full = mark * n;
     int done = (lines[row].sum = (int16_t)(lines[row].sum + mark)) == full;
@@ -206,7 +221,7 @@ static inline int32_t ttt__board_lift(ttt__board *board, int mark)
     int32_t packed = board->order[board->empty_count];
     int row = TTT__ROW(packed), col = TTT__COL(packed);
     board->empty_count++;
-    if (board->k != n || board->track_live) {
+    if (board->slow_moves) {
         ttt__board_lift_slow(board, row, col, mark);
         return packed;
     }

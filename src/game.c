@@ -157,6 +157,7 @@ static ttt_game *copy_game(void *mem, const ttt_game *game)
     ttt__lock_init(copy); /* the copy took the held lock with it */
     ttt__board_bind(&copy->board, board->n, board->k,
                     (char *)mem + header_bytes());
+    ttt__board_track_live(&copy->board, board->track_live);
     copy->owns_memory = 0;
     copy->listener = NULL;
     copy->listener_user = NULL;
@@ -327,7 +328,8 @@ static inline int play_locked(ttt_game *game, int mark, int row, int col,
         return TTT_E_OFF_BOARD;
     if (!ttt__board_is_empty(&game->board, row, col))
         return TTT_E_OCCUPIED;
-    game->redo_count = 0;
+    if (game->redo_count) /* a store saved: the lock waits for stores */
+        game->redo_count = 0;
     apply_move(game, mark, row, col);
     capture(game, pending, TTT_EVENT_PLAY, mark, row, col);
     return TTT_OK;
