@@ -404,8 +404,10 @@ int ttt_undo(ttt_game *game)
     }
     int32_t packed = ttt__board_lift(&game->board, mover_at(ply - 1));
     /* Moves are only accepted while the game is open, so the position
-     * before any move was in progress. */
-    game->state = TTT_IN_PROGRESS;
+     * before any move was in progress. (No store when it already is: the
+     * next lock waits for every store.) */
+    if (game->state != TTT_IN_PROGRESS)
+        game->state = TTT_IN_PROGRESS;
     game->redo_count++;
     capture(game, &pending, TTT_EVENT_UNDO, mover_at(ply - 1),
             TTT__ROW(packed), TTT__COL(packed));
