@@ -612,13 +612,31 @@ static void op_playout(input *in, slot *s)
 
 #ifdef TTT_SOLVE_VALUE_ONLY /* the engine's functions are declared */
 /* The random player: a move is an empty cell and the seed moves on only on
- * success; a playout is a run of legal moves to the end, each announced. */
+ * success; a playout is a run of legal moves to the end, each announced;
+ * many playouts change nothing but the seed. */
 static void op_random(input *in, slot *s)
 {
     model *m = &s->m;
     uint64_t seed = byte(in), before_seed = seed;
     int row = -1, col = -1, state = 77;
-    if (byte(in) & 1) {
+    unsigned which = byte(in) % 3;
+    if (which == 2) {
+        /* Many playouts: counted, and the game and its listener untouched. */
+        uint64_t games = byte(in) % 8, results[4] = {7, 7, 7, 7};
+        int events = s->events;
+        int status = ttt_random_playouts(s->game, &seed, games, results);
+        if (m->state != TTT_IN_PROGRESS) {
+            CHECK(status == TTT_E_GAME_OVER && seed == before_seed);
+            CHECK(results[0] == 7 && results[1] == 7 && results[3] == 7);
+            return;
+        }
+        CHECK(status == TTT_OK && results[TTT_IN_PROGRESS] == 0);
+        CHECK(results[TTT_X_WON] + results[TTT_O_WON] + results[TTT_DRAW] == games);
+        CHECK((seed != before_seed) == (games > 0) && s->events == events);
+        check_game(s);
+        return;
+    }
+    if (which == 1) {
         int status = ttt_random_move(s->game, &seed, &row, &col);
         if (m->state != TTT_IN_PROGRESS) {
             CHECK(status == TTT_E_GAME_OVER && seed == before_seed && row == -1);
