@@ -14,7 +14,9 @@ ninja -C "$build" "$target" >"$build/ninja.log" || { cat "$build/ninja.log"; exi
 lib="$build/$target"
 
 if [ "${2:-}" = "--update" ]; then
-  abidw --headers-dir "$top/include" --no-corpus-path --out-file "$baseline" "$lib"
+  # No source locations or build paths: the baseline names no machine.
+  abidw --headers-dir "$top/include" --no-corpus-path --no-show-locs \
+    --no-comp-dir-path --out-file "$baseline" "$lib"
   echo "wrote $baseline"
   exit 0
 fi
