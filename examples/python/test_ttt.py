@@ -290,6 +290,45 @@ class EngineTest(unittest.TestCase):
         with self.assertRaises(ttt.GameOverError):
             game.random_move(ttt.Seed(1))
 
+    def test_random_playouts_equal_single_playouts(self):
+        # 3x3 plays in registers; 4x4 with k=3 plays on copies of the game.
+        for size, k in [(3, 0), (4, 3)]:
+            game = ttt.Game(size, k)
+            play_all(game, ["b2", "a1"])
+            seed, single = ttt.Seed(99), ttt.Seed(99)
+            counts = game.random_playouts(seed, 200)
+            tally = [0] * 4
+            for _ in range(200):
+                copy = game.clone()
+                tally[copy.random_playout(single)] += 1
+                copy.close()
+            self.assertEqual(counts, ttt.Counts(*tally))
+            self.assertEqual(sum(counts), 200)
+            self.assertEqual(counts.in_progress, 0)
+            self.assertEqual(seed.value, single.value)
+            self.assertEqual(game.random_playouts(seed, 0), ttt.Counts(0, 0, 0, 0))
+
+    def test_random_playouts_change_nothing(self):
+        game = ttt.Game()
+        play_all(game, ["b2"])
+        events = []
+        game.set_listener(events.append)
+        record, board = game.save(), game.board()
+        counts = game.random_playouts(ttt.Seed(5), 500)
+        self.assertGreater(min(counts.x_won, counts.o_won, counts.draw), 0)
+        self.assertEqual((game.save(), game.board(), game.ply, game.state,
+                          game.redo_count), (record, board, 1, ttt.IN_PROGRESS, 0))
+        self.assertEqual(events, [])
+
+    def test_random_playouts_of_a_finished_game(self):
+        game = ttt.Game()
+        play_all(game, ["a1", "a2", "b1", "b2", "c1"])
+        seed = ttt.Seed(11)
+        with self.assertRaises(ttt.GameOverError) as caught:
+            game.random_playouts(seed, 10)
+        self.assertEqual(caught.exception.code, ttt.E_GAME_OVER)
+        self.assertEqual(seed.value, 11)
+
     def test_perft_and_positions_of_the_classic_game(self):
         game = ttt.Game()
         counts, by_length = game.perft(9)

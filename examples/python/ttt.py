@@ -236,6 +236,11 @@ _ENGINE_PROTOTYPES = {
     "ttt_best_move": (_int, [_GameP, _int, _u64, _u64_p, _int_p, _int_p]),
 }
 
+# Added in 1.1: declared only where the library has it, so a 1.0 library loads.
+_PROTOTYPES_1_1 = {
+    "ttt_random_playouts": (_int, [_GameP, _u64_p, _u64, _u64_p]),
+}
+
 _libraries = {}
 
 
@@ -250,6 +255,8 @@ def load_library(path=None):
         prototypes = dict(_PROTOTYPES)
         if hasattr(lib, "ttt_solve"):
             prototypes.update(_ENGINE_PROTOTYPES)
+        if hasattr(lib, "ttt_random_playouts"):
+            prototypes.update(_PROTOTYPES_1_1)
         for name, (restype, argtypes) in prototypes.items():
             function = getattr(lib, name)
             function.restype = restype
@@ -526,6 +533,15 @@ class Game:
         _check(self._lib, self._lib.ttt_random_playout(
             self._h(), _seed_ref(seed), ctypes.byref(state)))
         return state.value
+
+    def random_playouts(self, seed, games):
+        """Plays that many random games from here, each the one random_playout
+        would play on a clone (seed, a Seed, carries through). Returns the
+        Counts of how they ended; the game is unchanged."""
+        counts = (ctypes.c_uint64 * 4)()
+        _check(self._lib, self._lib.ttt_random_playouts(
+            self._h(), _seed_ref(seed), games, counts))
+        return Counts(*counts)
 
     def perft(self, depth, table_bytes=0):
         """Counts every game from here to its end or depth plies.

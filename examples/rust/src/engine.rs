@@ -106,6 +106,17 @@ impl Game {
         Ok(State::from_raw(state).expect("a known state"))
     }
 
+    /// Plays `games` random games from here, each the one
+    /// [`Game::random_playout`] would play on a copy (`seed` carries through),
+    /// and counts how they ended. The game is unchanged and its listener is
+    /// not called; on an error `seed` is unchanged.
+    pub fn random_playouts(&self, seed: &mut u64, games: u64) -> Result<Counts> {
+        let mut counts = [0u64; 4];
+        // SAFETY: counts holds 4 values.
+        check(unsafe { sys::ttt_random_playouts(self.ptr(), seed, games, counts.as_mut_ptr()) })?;
+        Ok(Counts::from_raw(counts))
+    }
+
     /// Counts every game from here to its end or `depth` plies, by final
     /// state, and by length (`by_length[i]`: games of i plies).
     /// `table_bytes` caps the memory (0: the library's default).

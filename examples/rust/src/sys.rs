@@ -208,6 +208,12 @@ extern "C" {
         col: *mut c_int,
     ) -> c_int;
     pub fn ttt_random_playout(game: *mut ttt_game, seed: *mut u64, state: *mut c_int) -> c_int;
+    pub fn ttt_random_playouts(
+        game: *const ttt_game,
+        seed: *mut u64,
+        games: u64,
+        results: *mut u64,
+    ) -> c_int;
     pub fn ttt_perft(
         game: *const ttt_game,
         depth: c_int,

@@ -1,6 +1,6 @@
-//! engine.rs - tests of the engine bindings: seeded random moves, perft, the solver and the bots.
+//! engine.rs - tests of the engine bindings: seeded random moves and playouts, perft, the solver and the bots.
 #![cfg(ttt_engine)]
-use ttt::{Bot, ErrorKind, Game, Value};
+use ttt::{Bot, Counts, ErrorKind, Game, State, Value};
 
 fn play_all(game: &mut Game, names: &[&str]) {
     for name in names {
@@ -25,6 +25,41 @@ fn random_moves_are_seeded() {
         game.random_move(&mut a).unwrap_err().kind(),
         ErrorKind::GameOver
     );
+}
+
+#[test]
+fn random_playouts_equal_single_playouts() {
+    // 3x3 plays in registers; 4x4 with k = 3 plays on copies of the game.
+    for (size, k) in [(3, 0), (4, 3)] {
+        let mut game = Game::new(size, k).unwrap();
+        play_all(&mut game, &["b2", "a1"]);
+        let record = game.save().unwrap();
+        let (mut seed, mut single) = (99u64, 99u64);
+        let counts = game.random_playouts(&mut seed, 200).unwrap();
+        let mut tally = Counts::default();
+        for _ in 0..200 {
+            let mut copy = game.try_clone().unwrap();
+            match copy.random_playout(&mut single).unwrap() {
+                State::XWon => tally.x_won += 1,
+                State::OWon => tally.o_won += 1,
+                State::Draw => tally.draw += 1,
+                State::InProgress => tally.in_progress += 1,
+            }
+        }
+        assert_eq!(counts, tally);
+        assert_eq!((counts.total(), counts.in_progress), (200, 0));
+        assert_eq!(seed, single);
+        assert_eq!(game.save().unwrap(), record);
+    }
+
+    let mut game = Game::new(3, 0).unwrap();
+    play_all(&mut game, &["a1", "a2", "b1", "b2", "c1"]);
+    let mut seed = 11u64;
+    assert_eq!(
+        game.random_playouts(&mut seed, 10).unwrap_err().kind(),
+        ErrorKind::GameOver
+    );
+    assert_eq!(seed, 11);
 }
 
 #[test]
