@@ -44,9 +44,10 @@ typedef struct ttt__board {
     ttt__line *lines;    /* K = N: n rows, n columns, diagonal, anti-diagonal */
 } ttt__board;
 
-/* A cells[] entry: a slot with a mark (X or O), or with none yet. */
-#define TTT__ENTRY(slot, mark) (((int32_t)(slot) << 2) | ((mark) > 0 ? 1 : 3))
-#define TTT__BARE_ENTRY(slot) ((int32_t)(slot) << 2)
+/* A cells[] entry: a slot with a mark (X or O), or with none yet. Slots
+ * are below 2^20 (TTT_MAX_SIZE squared), so the product stays in range. */
+#define TTT__BARE_ENTRY(slot) ((int32_t)((uint32_t)(slot) * 4u))
+#define TTT__ENTRY(slot, mark) (TTT__BARE_ENTRY(slot) | ((mark) > 0 ? 1 : 3))
 #define TTT__SLOT(entry) ((entry) >> 2)
 
 /* The mark of a cells[] entry on a board whose boundary is empty_count:
