@@ -15,11 +15,22 @@ static inline uint64_t ttt__next_random(uint64_t *seed)
     return z ^ (z >> 31);
 }
 
-/* The high and low 64 bits of x * range for range < 2^32, from 64-bit
- * products: C11 has no 128-bit integer, and the result must not depend on
- * the compiler. (A compiler's 128-bit type saves two multiplies here, but
- * GCC then turns the loops' shrinking ranges into 128-bit counters that
- * spill, which costs more.) */
+/* The high and low 64 bits of x * range for range < 2^32. Where the
+ * compiler has a 128-bit integer this is one multiply; the empty asm hides
+ * where range came from, because GCC otherwise turns a loop's shrinking
+ * range into a 128-bit counter that spills to the stack. Elsewhere two
+ * 64-bit products give the same bits (C11 has no 128-bit integer). */
+#if defined(__SIZEOF_INT128__) && defined(__GNUC__)
+__extension__ typedef unsigned __int128 ttt__u128;
+static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
+{
+    uint64_t wide = range;
+    __asm__("" : "+r"(wide));
+    ttt__u128 product = (ttt__u128)x * wide;
+    *low = (uint64_t)product;
+    return (uint64_t)(product >> 64);
+}
+#else
 static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
 {
     uint64_t high_part = (x >> 32) * range;
@@ -27,6 +38,7 @@ static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
     *low = x * range;
     return (high_part + (low_part >> 32)) >> 32;
 }
+#endif
 
 #if defined(__GNUC__)
 #define TTT__RARE(x) __builtin_expect(!!(x), 0)

@@ -286,6 +286,53 @@ static void test_random_move_is_uniform(void **state)
     ttt_game_free(g);
 }
 
+/* The generator as ttt.h spells it out, written here from the header's
+ * text (the 128-bit product from four 32-bit halves), so the library's
+ * arithmetic on any compiler is held to the documented numbers. */
+static uint64_t documented_next(uint64_t *seed)
+{
+    uint64_t z = (*seed += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static uint64_t documented_below(uint64_t *seed, uint64_t bound)
+{
+    for (;;) {
+        uint64_t x = documented_next(seed);
+        uint64_t x_lo = x & 0xffffffffu, x_hi = x >> 32;
+        uint64_t lo_lo = x_lo * bound, hi_lo = x_hi * bound; /* bound < 2^32 */
+        uint64_t high = (hi_lo + (lo_lo >> 32)) >> 32;
+        uint64_t low = x * bound;
+        uint64_t threshold = (0 - bound) % bound;
+        if (low >= threshold)
+            return high;
+    }
+}
+
+/* On a new game the list of empty cells is in cell order, so the first
+ * random move is cell documented_below(seed, size * size). */
+static void test_random_move_follows_the_header(void **state)
+{
+    (void)state;
+    static const int sizes[] = {3, 4, 7, 15, 100, 1000};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        int n = sizes[i];
+        ttt_game *g = new_game(n, n == 1000 ? 5 : 0, 0, 0);
+        for (uint64_t s = 0; s < 2000; s++) {
+            uint64_t seed = s * UINT64_C(0x9E3779B97F4A7C15) ^ (s << 7);
+            uint64_t expected_seed = seed;
+            uint64_t cell = documented_below(&expected_seed, (uint64_t)n * (uint64_t)n);
+            int row, col;
+            assert_int_equal(ttt_random_move(g, &seed, &row, &col), TTT_OK);
+            assert_true((uint64_t)row * (uint64_t)n + (uint64_t)col == cell);
+            assert_true(seed == expected_seed);
+        }
+        ttt_game_free(g);
+    }
+}
+
 static void test_random_move_errors(void **state)
 {
     (void)state;
@@ -1041,6 +1088,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_move_is_legal_and_reproducible),
         cmocka_unit_test(test_random_move_is_uniform),
+        cmocka_unit_test(test_random_move_follows_the_header),
         cmocka_unit_test(test_random_move_errors),
         cmocka_unit_test(test_random_playout),
         cmocka_unit_test(test_perft_classic_numbers),
