@@ -905,7 +905,7 @@ static void usage(FILE *out)
 
 int main(int argc, char **argv)
 {
-    options opt = {0, 0, NULL, 7, 100000000, 0};
+    options opt = {0, 0, NULL, 11, 100000000, 0};
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--csv") == 0) {
             opt.csv = 1;
