@@ -98,6 +98,18 @@ static void line_remove(ttt__board *board, ttt__line *line, int mark)
     board->live += !was_pure && line_pure(line);
 }
 
+/* Whether the cell holds mark (X or O). Boards with K < N keep every code
+ * exact, since lifting a mark clears its code there, so the code alone
+ * answers, as fast as a byte compare; boards with K = N leave a lifted
+ * cell's code behind, so its slot must be at or above the boundary too. */
+static int holds(const ttt__board *board, int32_t cell, int mark)
+{
+    int32_t entry = board->cells[cell];
+    if ((entry & 3) != (mark > 0 ? 1 : 3))
+        return 0;
+    return board->k != board->n || TTT__SLOT(entry) >= board->empty_count;
+}
+
 /* Cells holding mark next to (row, col) in direction d, up to limit. */
 static int run_length(const ttt__board *board, int row, int col, int d,
                       int sign, int mark, int limit)
@@ -108,8 +120,7 @@ static int run_length(const ttt__board *board, int row, int col, int d,
     row += step_row;
     col += step_col;
     while (count < limit && (unsigned)row < (unsigned)n &&
-           (unsigned)col < (unsigned)n &&
-           ttt__board_mark(board, row * n + col) == mark) {
+           (unsigned)col < (unsigned)n && holds(board, row * n + col, mark)) {
         count++;
         row += step_row;
         col += step_col;
@@ -135,7 +146,8 @@ static int room(int n, int row, int col, int d, int sign, int limit)
 
 /* The K-windows through the empty cell (row, col) that hold the opposite of
  * mark and no mark: exactly the windows that putting mark there turns from
- * one-sided to dead. O(K) per direction with a sliding window. */
+ * one-sided to dead. O(K) per direction with a sliding window. Only boards
+ * with K < N count windows, so the codes are exact (see holds). */
 static int32_t windows_killed_by(const ttt__board *board, int row, int col,
                                  int mark)
 {
@@ -148,23 +160,23 @@ static int32_t windows_killed_by(const ttt__board *board, int row, int col,
             continue;
         int step = dir_row[d] * n + dir_col[d];
         const int32_t *centre = board->cells + row * n + col;
-        int32_t boundary = board->empty_count;
+        int32_t own_code = mark > 0 ? 1 : 3, other_code = 4 - own_code;
         int own = 0, other = 0;
         /* First window: offsets -back .. -back + k - 1. */
         for (int i = -back; i < -back + k; i++) {
-            int placed = ttt__entry_mark(centre[i * step], boundary);
-            own += placed == mark;
-            other += placed == -mark;
+            int32_t code = centre[i * step] & 3;
+            own += code == own_code;
+            other += code == other_code;
         }
         int last_start = ahead - (k - 1);
         for (int start = -back;; start++) {
             killed += other > 0 && own == 0;
             if (start == last_start)
                 break;
-            int out = ttt__entry_mark(centre[start * step], boundary);
-            int in = ttt__entry_mark(centre[(start + k) * step], boundary);
-            own += (in == mark) - (out == mark);
-            other += (in == -mark) - (out == -mark);
+            int32_t out = centre[start * step] & 3;
+            int32_t in = centre[(start + k) * step] & 3;
+            own += (in == own_code) - (out == own_code);
+            other += (in == other_code) - (out == other_code);
         }
     }
     return killed;
@@ -210,8 +222,13 @@ void ttt__board_lift_slow(ttt__board *board, int row, int col, int mark)
             line_remove(board, &lines[2 * n], mark);
         if (row + col == n - 1)
             line_remove(board, &lines[2 * n + 1], mark);
-    } else if (board->track_live) {
-        /* The cell is already empty again, as windows_killed_by expects. */
+        return;
+    }
+    /* K < N: clear the code, so that codes stay exact (see holds). */
+    int32_t *entry = &board->cells[row * n + col];
+    *entry = TTT__BARE_ENTRY(TTT__SLOT(*entry));
+    if (board->track_live) {
+        /* The cell is empty again, as windows_killed_by expects. */
         board->live += windows_killed_by(board, row, col, mark);
     }
 }

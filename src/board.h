@@ -29,7 +29,9 @@ typedef struct ttt__line {
  * therefore only moves the boundary, writing no cell, and lifted cells stay,
  * in lifting order, just below it: that is where the game keeps its redo
  * stack. One int32_t per cell for both keeps a big board's move to one
- * cache line per cell.
+ * cache line per cell. Boards with K < N, whose moves scan neighbouring
+ * cells, also clear the code when lifting, so there the code alone tells a
+ * cell's mark.
  */
 typedef struct ttt__board {
     int32_t n;           /* side length */
