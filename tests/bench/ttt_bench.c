@@ -575,7 +575,9 @@ static void free_playout(void *ctx_)
     free(ctx);
 }
 
-static void add_playout(case_list *list, int n, int k)
+/* A playout or playouts case (bench and body) on a new N x N game. */
+static void add_playout(case_list *list, const char *bench, bench_body body,
+                        int n, int k)
 {
     playout_ctx *ctx = malloc(sizeof *ctx);
     if (!ctx)
@@ -583,7 +585,7 @@ static void add_playout(case_list *list, int n, int k)
     ctx->game = new_game(n, k);
     ctx->seed = 0x0123456789abcdefu;
     ctx->plies = ctx->games = 0;
-    add_case(list, "playout", n, k, body_playout, ctx, free_playout);
+    add_case(list, bench, n, k, body, ctx, free_playout);
 }
 
 static void report_playout(const options *opt, const bench_case *c)
@@ -612,17 +614,6 @@ BENCH_BODY body_playouts(void *ctx_, uint64_t reps)
         die("ttt_random_playouts: status %d", rc);
     ctx->games += reps;
     return reps;
-}
-
-static void add_playouts(case_list *list, int n, int k)
-{
-    playout_ctx *ctx = malloc(sizeof *ctx);
-    if (!ctx)
-        die("out of memory");
-    ctx->game = new_game(n, k);
-    ctx->seed = 0x0123456789abcdefu;
-    ctx->plies = ctx->games = 0;
-    add_case(list, "playouts", n, k, body_playouts, ctx, free_playout);
 }
 
 static void report_playouts(const options *opt, const bench_case *c)
@@ -979,15 +970,15 @@ int main(int argc, char **argv)
         add_play_undo(&list, "scan_k", 1000, 5);
     }
     if (wanted(&opt, "playout")) {
-        add_playout(&list, 3, 3);
-        add_playout(&list, 7, 4);
-        add_playout(&list, 15, 5);
+        add_playout(&list, "playout", body_playout, 3, 3);
+        add_playout(&list, "playout", body_playout, 7, 4);
+        add_playout(&list, "playout", body_playout, 15, 5);
     }
     if (wanted(&opt, "playouts")) {
-        add_playouts(&list, 3, 3);
-        add_playouts(&list, 4, 4);
-        add_playouts(&list, 7, 4);
-        add_playouts(&list, 15, 5);
+        add_playout(&list, "playouts", body_playouts, 3, 3);
+        add_playout(&list, "playouts", body_playouts, 4, 4);
+        add_playout(&list, "playouts", body_playouts, 7, 4);
+        add_playout(&list, "playouts", body_playouts, 15, 5);
     }
     run_cases(&opt, &list);
     report(&opt, &list);
