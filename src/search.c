@@ -2279,6 +2279,25 @@ static int run_solve(const ttt_game *game, const snapshot *snap,
     return status;
 }
 
+/* The memory ttt_solve and ttt_best_move share, in one block: the
+ * snapshot's cells and the optimal moves' list. Takes the snapshot; returns
+ * the block to release with engine_free, or NULL out of memory. */
+static void *start_solve(const ttt_game *game, snapshot *snap, solve_result *r)
+{
+    int32_t nn = game->board.nn;
+    carver sizes = {NULL, 0, 0};
+    carve(&sizes, (size_t)nn, 1);
+    carve(&sizes, (size_t)nn, sizeof(int32_t));
+    void *block = engine_alloc(game, sizes.used);
+    if (!block)
+        return NULL;
+    carver parts = {block, 0, 0};
+    snap->cells = carve(&parts, (size_t)nn, 1);
+    r->best = carve(&parts, (size_t)nn, sizeof(int32_t));
+    take_snapshot(game, snap);
+    return block;
+}
+
 int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
               int flags, ttt_solution *out, int32_t *best,
               size_t best_capacity, size_t *best_len)
@@ -2287,19 +2306,11 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
         (flags & ~TTT_SOLVE_VALUE_ONLY) != 0 ||
         (!best && best_capacity > 0) || (best && !best_len))
         return TTT_E_INVALID;
-    int32_t nn = game->board.nn;
-    carver sizes = {NULL, 0, 0};
-    carve(&sizes, (size_t)nn, 1);
-    carve(&sizes, (size_t)nn, sizeof(int32_t));
-    void *block = engine_alloc(game, sizes.used);
+    snapshot snap;
+    solve_result r;
+    void *block = start_solve(game, &snap, &r);
     if (!block)
         return TTT_E_NOMEM;
-    carver parts = {block, 0, 0};
-    snapshot snap;
-    snap.cells = carve(&parts, (size_t)nn, 1);
-    solve_result r;
-    r.best = carve(&parts, (size_t)nn, sizeof(int32_t));
-    take_snapshot(game, &snap);
 
     ttt_solution found;
     memset(&found, 0, sizeof found);
@@ -2603,18 +2614,11 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
         return ttt_random_move(game, seed, row, col);
 
     int32_t n = game->board.n, nn = game->board.nn;
-    carver sizes = {NULL, 0, 0};
-    carve(&sizes, (size_t)nn, 1);
-    carve(&sizes, (size_t)nn, sizeof(int32_t));
-    void *block = engine_alloc(game, sizes.used);
+    snapshot snap;
+    solve_result r;
+    void *block = start_solve(game, &snap, &r);
     if (!block)
         return TTT_E_NOMEM;
-    carver parts = {block, 0, 0};
-    snapshot snap;
-    snap.cells = carve(&parts, (size_t)nn, 1);
-    solve_result r;
-    r.best = carve(&parts, (size_t)nn, sizeof(int32_t));
-    take_snapshot(game, &snap);
 
     /* Work on a copy of the seed: a failed call leaves it as it was. */
     uint64_t state = seed ? *seed : 0;
