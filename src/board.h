@@ -49,7 +49,8 @@ typedef struct ttt__board {
 /* A cells[] entry: a slot with a mark (X or O), or with none yet. Slots
  * are below 2^20 (TTT_MAX_SIZE squared), so the product stays in range. */
 #define TTT__BARE_ENTRY(slot) ((int32_t)((uint32_t)(slot) * 4u))
-#define TTT__ENTRY(slot, mark) (TTT__BARE_ENTRY(slot) | ((mark) > 0 ? 1 : 3))
+#define TTT__CODE(mark) ((mark) > 0 ? 1 : 3)
+#define TTT__ENTRY(slot, mark) (TTT__BARE_ENTRY(slot) | TTT__CODE(mark))
 #define TTT__SLOT(entry) ((entry) >> 2)
 
 /* The mark of a cells[] entry on a board whose boundary is empty_count:
@@ -126,10 +127,6 @@ int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small);
  * boards. */
 void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
                              uint64_t games, uint64_t by_result[3]);
-/* Writes small, loaded from board with mark to move and then played on,
- * back into board. */
-void ttt__small_store(const ttt__small_board *small, ttt__board *board,
-                      int mark);
 
 /* The move path is inline: every move of every game goes through it, and for
  * K = N it is a swap in order[] plus at most four counter updates. */
