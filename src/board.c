@@ -433,8 +433,7 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
     }
     if (board->slow_moves) {
         while (board->empty_count > 0) {
-            uint32_t pick = ttt__random_below(seed, (uint32_t)board->empty_count);
-            int32_t packed = board->order[pick];
+            int32_t packed = ttt__board_random_cell(board, seed);
             if (ttt__board_place(board, TTT__ROW(packed), TTT__COL(packed), mark))
                 return mark;
             mark = -mark;

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "random.h"
 #include "ttt.h"
 
 /* One whole line (K = N): X adds +1 and O adds -1 to sum; a line is complete
@@ -127,6 +128,15 @@ int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small);
  * boards. */
 void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
                              uint64_t games, uint64_t by_result[3]);
+
+/* A uniformly random empty cell of a board with one, packed: the draw the
+ * header documents (ttt__random_below) as an index into order[]'s empty
+ * region. */
+static inline int32_t ttt__board_random_cell(const ttt__board *board,
+                                             uint64_t *seed)
+{
+    return board->order[ttt__random_below(seed, (uint32_t)board->empty_count)];
+}
 
 /* The move path is inline: every move of every game goes through it, and for
  * K = N it is a swap in order[] plus at most four counter updates. */

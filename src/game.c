@@ -285,12 +285,6 @@ int ttt_game_get_rule(const ttt_game *game, int rule, int *value)
 /* ------------------------------------------------------------------------ */
 /* Playing                                                                   */
 
-/* X moves on even plies, O on odd ones. */
-static int mover_at(int ply)
-{
-    return (ply & 1) ? TTT_O : TTT_X;
-}
-
 /* The state after mark completes a line: in misère its player loses. */
 static int state_won_by(const ttt_game *game, int mark)
 {
@@ -321,7 +315,7 @@ static inline int play_locked(ttt_game *game, int mark, int row, int col,
         return TTT_E_GAME_OVER;
     if (mark != TTT_X && mark != TTT_O)
         return TTT_E_MARK;
-    if (mark != mover_at(ply_of(game)))
+    if (mark != ttt__mover_at(ply_of(game)))
         return TTT_E_WRONG_TURN;
     int n = game->board.n;
     if ((unsigned)row >= (unsigned)n || (unsigned)col >= (unsigned)n)
@@ -374,7 +368,7 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
         /* A retried request whose move was already played succeeds without
          * touching anything; any other move at that ply lost the race. */
         int32_t played = game->board.order[game->board.nn - 1 - ply];
-        status = mover_at(ply) == mark && TTT__ROW(played) == row &&
+        status = ttt__mover_at(ply) == mark && TTT__ROW(played) == row &&
                          TTT__COL(played) == col
                      ? TTT_OK
                      : TTT_E_STALE;
@@ -402,14 +396,14 @@ int ttt_undo(ttt_game *game)
         ttt__unlock(game);
         return TTT_E_NO_UNDO;
     }
-    int32_t packed = ttt__board_lift(&game->board, mover_at(ply - 1));
+    int32_t packed = ttt__board_lift(&game->board, ttt__mover_at(ply - 1));
     /* Moves are only accepted while the game is open, so the position
      * before any move was in progress. (No store when it already is: the
      * next lock waits for every store.) */
     if (game->state != TTT_IN_PROGRESS)
         game->state = TTT_IN_PROGRESS;
     game->redo_count++;
-    capture(game, &pending, TTT_EVENT_UNDO, mover_at(ply - 1),
+    capture(game, &pending, TTT_EVENT_UNDO, ttt__mover_at(ply - 1),
             TTT__ROW(packed), TTT__COL(packed));
     ttt__unlock(game);
     deliver(&pending);
@@ -429,7 +423,7 @@ int ttt_redo(ttt_game *game)
     /* The most recently lifted cell sits just below the empty boundary. */
     int32_t packed = game->board.order[game->board.empty_count - 1];
     int row = TTT__ROW(packed), col = TTT__COL(packed);
-    int mark = mover_at(ply_of(game));
+    int mark = ttt__mover_at(ply_of(game));
     game->redo_count--;
     apply_move(game, mark, row, col);
     capture(game, &pending, TTT_EVENT_REDO, mark, row, col);
@@ -446,17 +440,15 @@ static void play_out_quietly(ttt_game *game, uint64_t *rng)
     if (game->early_draw) {
         /* The board cannot see an early draw: a move at a time. */
         do {
-            ttt__board *board = &game->board;
-            uint32_t pick = ttt__random_below(rng, (uint32_t)board->empty_count);
-            int32_t packed = board->order[pick];
-            apply_move(game, mover_at(ply_of(game)), TTT__ROW(packed),
+            int32_t packed = ttt__board_random_cell(&game->board, rng);
+            apply_move(game, ttt__mover_at(ply_of(game)), TTT__ROW(packed),
                        TTT__COL(packed));
         } while (game->state == TTT_IN_PROGRESS);
         return;
     }
     /* The board runs to a line or a full board by itself. */
     int completed =
-        ttt__board_random_fill(&game->board, rng, mover_at(ply_of(game)));
+        ttt__board_random_fill(&game->board, rng, ttt__mover_at(ply_of(game)));
     game->state = completed ? state_won_by(game, completed) : TTT_DRAW;
 }
 
@@ -475,11 +467,8 @@ int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
         play_out_quietly(game, &rng);
     } else {
         do {
-            ttt__board *board = &game->board;
-            uint32_t pick =
-                ttt__random_below(&rng, (uint32_t)board->empty_count);
-            int32_t packed = board->order[pick];
-            int mark = mover_at(ply_of(game));
+            int32_t packed = ttt__board_random_cell(&game->board, &rng);
+            int mark = ttt__mover_at(ply_of(game));
             /* The lock is let go while the listener runs, so another
              * thread's undo must not leave a redo stack behind this move. */
             game->redo_count = 0;
@@ -512,7 +501,7 @@ int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
         ttt__unlock(game);
         return TTT_E_GAME_OVER;
     }
-    int mover = mover_at(ply_of(game));
+    int mover = ttt__mover_at(ply_of(game));
     if (ttt__small_load(&game->board, mover, &small)) {
         /* Up to 4x4 with K = N: every game in registers, no copy at all. */
         int won_by_mover = state_won_by(game, mover);
@@ -597,7 +586,7 @@ int ttt_to_move(const ttt_game *game)
     if (!game)
         return TTT_EMPTY;
     ttt__lock(game);
-    int mark = game->state == TTT_IN_PROGRESS ? mover_at(ply_of(game))
+    int mark = game->state == TTT_IN_PROGRESS ? ttt__mover_at(ply_of(game))
                                               : TTT_EMPTY;
     ttt__unlock(game);
     return mark;
@@ -630,7 +619,7 @@ int ttt_move_at(const ttt_game *game, int ply, int *mark, int *row, int *col)
     int32_t packed = game->board.order[game->board.nn - 1 - ply];
     ttt__unlock(game);
     if (mark)
-        *mark = mover_at(ply);
+        *mark = ttt__mover_at(ply);
     if (row)
         *row = TTT__ROW(packed);
     if (col)
@@ -651,7 +640,7 @@ int ttt_winning_line(const ttt_game *game, int *row0, int *col0, int *row1,
         int32_t packed = game->board.order[game->board.empty_count];
         found = ttt__board_line_through(&game->board, TTT__ROW(packed),
                                         TTT__COL(packed),
-                                        mover_at(ply_of(game) - 1), ends);
+                                        ttt__mover_at(ply_of(game) - 1), ends);
     }
     ttt__unlock(game);
     if (!found)

@@ -28,6 +28,12 @@ struct ttt_game {
     ttt_allocator alloc;
 };
 
+/* The mark that moves at ply (from 0): X on even plies, O on odd ones. */
+static inline int ttt__mover_at(int32_t ply)
+{
+    return (ply & 1) ? TTT_O : TTT_X;
+}
+
 /* The per-game lock. A spin lock because every critical section but save,
  * load and clone is a handful of instructions, and because it costs one byte
  * where a mutex would double a 3x3 game's footprint. Waiters yield the CPU.

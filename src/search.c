@@ -92,27 +92,10 @@ static void take_snapshot(const ttt_game *game, snapshot *snap)
     ttt__unlock(game);
 }
 
-/* X moves on even plies. */
-static int mark_at(int32_t ply)
-{
-    return (ply & 1) ? TTT_O : TTT_X;
-}
-
 /* ------------------------------------------------------------------------ */
-/* Random numbers                                                            */
-
-/* splitmix64 and exactly uniform bounded draws live in random.h, shared
- * with ttt_random_playout (game.c), so the random player plays the same
- * moves one call at a time or a whole game at once. */
-static uint64_t next_random(uint64_t *seed)
-{
-    return ttt__next_random(seed);
-}
-
-static uint64_t random_below(uint64_t *seed, uint64_t range)
-{
-    return ttt__random_below(seed, (uint32_t)range);
-}
+/* Random numbers: splitmix64 and exactly uniform bounded draws (random.h),
+ * shared with the board, so the random player plays the same moves one call
+ * at a time or a whole game at once. */
 
 int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
 {
@@ -124,10 +107,7 @@ int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
         ttt__unlock(game);
         return TTT_E_GAME_OVER;
     }
-    /* order[0 .. empty_count) lists exactly the empty cells. */
-    int32_t pick = (int32_t)random_below(&state,
-                                         (uint64_t)game->board.empty_count);
-    int32_t packed = game->board.order[pick];
+    int32_t packed = ttt__board_random_cell(&game->board, &state);
     ttt__unlock(game);
     *seed = state;
     *row = TTT__ROW(packed);
@@ -414,7 +394,7 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
                          1);
 
     for (int ply = 0; status == TTT_OK && ply <= depth; ply++) {
-        int mark = mark_at(run->snap.ply + ply);
+        int mark = ttt__mover_at(run->snap.ply + ply);
         int32_t side = mark == TTT_X ? 0 : nn;
         for (size_t i = 0; status == TTT_OK && i < current.capacity; i++) {
             const uint64_t *key = current.slots + i * stride;
@@ -1056,8 +1036,8 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
                 b->key_term[1][cell] = 2 * power;
                 power *= 3;
             } else {
-                b->key_term[0][cell] = next_random(&seed);
-                b->key_term[1][cell] = next_random(&seed);
+                b->key_term[0][cell] = ttt__next_random(&seed);
+                b->key_term[1][cell] = ttt__next_random(&seed);
             }
             for (int s = 0; s < 8; s++)
                 b->sym[(size_t)s * (size_t)nn + (size_t)cell] =
@@ -2242,7 +2222,7 @@ static int32_t finished_value(const snapshot *snap)
     if (snap->state == TTT_DRAW)
         return TTT_VALUE_DRAW;
     int winner = snap->state == TTT_X_WON ? TTT_X : TTT_O;
-    return winner == mark_at(snap->ply) ? TTT_VALUE_WIN : TTT_VALUE_LOSS;
+    return winner == ttt__mover_at(snap->ply) ? TTT_VALUE_WIN : TTT_VALUE_LOSS;
 }
 
 /* Runs a solve into r (r->best must hold nn cells) and found. */
@@ -2535,7 +2515,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
             if (seed) {
                 for (int32_t i = 0; i < count; i++) {
                     int64_t key = s.moves.keys[i];
-                    int64_t jitter = (int64_t)random_below(seed, 8);
+                    int64_t jitter = (int64_t)ttt__random_below(seed, 8);
                     s.moves.keys[i] = key + (jitter << CELL_BITS);
                 }
             }
@@ -2599,7 +2579,7 @@ static int32_t pick_optimal(const solve_result *r, uint64_t *seed)
 {
     if (r->best_count <= 1 || !seed)
         return r->best[0];
-    return r->best[random_below(seed, (uint64_t)r->best_count)];
+    return r->best[ttt__random_below(seed, (uint32_t)r->best_count)];
 }
 
 int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
