@@ -514,14 +514,20 @@ int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
         counts[TTT_DRAW] += by_result[1];
     } else {
         /* A copy of the position and a copy to play on, so that the game
-         * is locked only while it is copied. */
+         * is locked only while it is copied. The allocator runs without
+         * the lock, so the game may have ended meanwhile: look again. */
+        ttt__unlock(game);
         size_t align = _Alignof(max_align_t);
         size_t bytes = ttt_game_footprint(game->board.n, game->board.k);
         bytes = (bytes + align - 1) / align * align; /* the second copy's start */
         char *mem = game->alloc.alloc(game->alloc.user, 2 * bytes);
-        if (!mem) {
-            ttt__unlock(game);
+        if (!mem)
             return TTT_E_NOMEM;
+        ttt__lock(game);
+        if (game->state != TTT_IN_PROGRESS) {
+            ttt__unlock(game);
+            game->alloc.dealloc(game->alloc.user, mem);
+            return TTT_E_GAME_OVER;
         }
         const ttt_game *start = copy_game(mem, game);
         ttt__unlock(game);
