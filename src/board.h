@@ -129,6 +129,13 @@ int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small);
 void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
                              uint64_t games, uint64_t by_result[3]);
 
+/* The cell placed at ply (from 0, below the number placed), packed: the
+ * history runs from the first move at order[nn - 1] downwards. */
+static inline int32_t ttt__board_move_at(const ttt__board *board, int32_t ply)
+{
+    return board->order[board->nn - 1 - ply];
+}
+
 /* A uniformly random empty cell of a board with one, packed: the draw the
  * header documents (ttt__random_below) as an index into order[]'s empty
  * region. */

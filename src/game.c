@@ -367,7 +367,7 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
     } else if (ply < current) {
         /* A retried request whose move was already played succeeds without
          * touching anything; any other move at that ply lost the race. */
-        int32_t played = game->board.order[game->board.nn - 1 - ply];
+        int32_t played = ttt__board_move_at(&game->board, ply);
         status = ttt__mover_at(ply) == mark && TTT__ROW(played) == row &&
                          TTT__COL(played) == col
                      ? TTT_OK
@@ -620,9 +620,7 @@ int ttt_move_at(const ttt_game *game, int ply, int *mark, int *row, int *col)
         ttt__unlock(game);
         return TTT_E_RANGE;
     }
-    /* Placed cells run from the most recent at empty_count to the first
-     * at nn - 1. */
-    int32_t packed = game->board.order[game->board.nn - 1 - ply];
+    int32_t packed = ttt__board_move_at(&game->board, ply);
     ttt__unlock(game);
     if (mark)
         *mark = ttt__mover_at(ply);

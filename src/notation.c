@@ -201,8 +201,7 @@ static void write_record(const ttt_game *game, sink *s)
         put_str(s, "-");
     for (int ply = 0; ply < plies; ply++) {
         char name[CELL_NAME_MAX];
-        /* The history runs from the first move at nn - 1 downwards. */
-        int32_t packed = board->order[board->nn - 1 - ply];
+        int32_t packed = ttt__board_move_at(board, ply);
         if (ply > 0)
             put_str(s, ",");
         put(s, name, format_cell(TTT__ROW(packed), TTT__COL(packed), name));
