@@ -45,9 +45,9 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define TTT_VERSION_MAJOR 1
-#define TTT_VERSION_MINOR 1
+#define TTT_VERSION_MINOR 2
 #define TTT_VERSION_PATCH 0
-/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10100 for 1.1.0. */
+/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10200 for 1.2.0. */
 #define TTT_VERSION_NUMBER \
     (TTT_VERSION_MAJOR * 10000 + TTT_VERSION_MINOR * 100 + TTT_VERSION_PATCH)
 
@@ -55,7 +55,7 @@ extern "C" {
  * compute it. Compare it with TTT_VERSION_NUMBER at start-up to detect a
  * header/library mismatch. */
 TTT_API int ttt_version(void);
-/* The same version as a static string, e.g. "1.1.0". Never NULL. */
+/* The same version as a static string, e.g. "1.2.0". Never NULL. */
 TTT_API const char *ttt_version_string(void);
 
 /* ------------------------------------------------------------------------ */
@@ -194,6 +194,13 @@ TTT_API int ttt_game_get_rule(const ttt_game *game, int rule, int *value);
  * even if it also fills the board. Clears the redo stack.
  * O(1) for win_length = size, O(win_length) otherwise; never allocates. */
 TTT_API int ttt_play(ttt_game *game, int mark, int row, int col, int *state);
+
+/* ttt_play for the side to move (since 1.2): one call where ttt_to_move
+ * then ttt_play would take two, which matters through FFI. Checks in this
+ * order: TTT_E_INVALID (NULL game), TTT_E_GAME_OVER, TTT_E_OFF_BOARD,
+ * TTT_E_OCCUPIED; otherwise exactly ttt_play(game, ttt_to_move(game), row,
+ * col, state), under one lock, with the same cost and the same event. */
+TTT_API int ttt_play_next(ttt_game *game, int row, int col, int *state);
 
 /* ttt_play for servers whose clients may retry: ply is the number of moves
  * the client believes were played before this one. If the game is at that

@@ -347,6 +347,27 @@ int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
     return TTT_OK;
 }
 
+int ttt_play_next(ttt_game *game, int row, int col, int *state)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    ttt__board_prefetch(&game->board, row, col);
+    pending_event pending;
+    ttt__lock(game);
+    /* The mover is read under the same lock that plays, so no other thread
+     * can take the turn in between. */
+    int status =
+        play_locked(game, ttt__mover_at(ply_of(game)), row, col, &pending);
+    int new_state = game->state;
+    ttt__unlock(game);
+    if (status != TTT_OK)
+        return status;
+    if (state)
+        *state = new_state;
+    deliver(&pending);
+    return TTT_OK;
+}
+
 int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
                 int *state)
 {

@@ -129,7 +129,7 @@ static void test_version(void **state)
     (void)state;
     char expect[32];
     assert_int_equal(ttt_version(), TTT_VERSION_NUMBER);
-    assert_int_equal(TTT_VERSION_NUMBER, 10100);
+    assert_int_equal(TTT_VERSION_NUMBER, 10200);
     snprintf(expect, sizeof expect, "%d.%d.%d", TTT_VERSION_MAJOR,
              TTT_VERSION_MINOR, TTT_VERSION_PATCH);
     assert_non_null(ttt_version_string());
@@ -355,6 +355,55 @@ static void test_play_rejections(void **state)
     assert_int_equal(ttt_cell(g, 2, 2, &m), TTT_OK);
     assert_int_equal(m, TTT_X);
     ttt_game_free(g);
+}
+
+/* ttt_play_next plays for the side to move: the same game, move for move,
+ * as ttt_play with ttt_to_move, and the same rejections minus mark and turn. */
+static void test_play_next(void **state)
+{
+    (void)state;
+    int st = SENTINEL;
+    assert_int_equal(ttt_play_next(NULL, 0, 0, &st), TTT_E_INVALID);
+    assert_int_equal(st, SENTINEL);
+
+    ttt_game *g = mid_game();
+    static const int off[] = {-1, 3, INT_MIN, INT_MAX};
+    for (size_t i = 0; i < sizeof off / sizeof off[0]; i++) {
+        snapshot before;
+        take(g, &before);
+        assert_int_equal(ttt_play_next(g, off[i], 0, &st), TTT_E_OFF_BOARD);
+        assert_int_equal(ttt_play_next(g, 0, off[i], NULL), TTT_E_OFF_BOARD);
+        assert_int_equal(ttt_play_next(g, 1, 1, &st), TTT_E_OCCUPIED);
+        assert_int_equal(st, SENTINEL);
+        assert_unchanged(g, &before);
+    }
+    ttt_game_free(g);
+
+    ttt_game *a = new_game(3, 3);
+    ttt_game *b = new_game(3, 3);
+    for (size_t i = 0; i < 5; i++) {
+        int sa = SENTINEL, sb = SENTINEL;
+        assert_int_equal(ttt_play(a, ttt_to_move(a), x_wins[i][0], x_wins[i][1], &sa),
+                         TTT_OK);
+        assert_int_equal(ttt_play_next(b, x_wins[i][0], x_wins[i][1], &sb), TTT_OK);
+        assert_int_equal(sa, sb);
+    }
+    assert_int_equal(ttt_state(b), TTT_X_WON);
+    int m = SENTINEL;
+    assert_int_equal(ttt_cell(b, 1, 0, &m), TTT_OK);
+    assert_int_equal(m, TTT_O);
+    snapshot before;
+    take(b, &before);
+    assert_int_equal(ttt_play_next(b, 2, 2, &st), TTT_E_GAME_OVER);
+    assert_int_equal(ttt_play_next(b, -1, INT_MAX, &st), TTT_E_GAME_OVER);
+    assert_unchanged(b, &before);
+    /* Undo reopens the game and the next call plays for X again. */
+    assert_int_equal(ttt_undo(b), TTT_OK);
+    assert_int_equal(ttt_play_next(b, 2, 2, &st), TTT_OK);
+    assert_int_equal(ttt_cell(b, 2, 2, &m), TTT_OK);
+    assert_int_equal(m, TTT_X);
+    ttt_game_free(a);
+    ttt_game_free(b);
 }
 
 static void test_game_over_rejections(void **state)
@@ -1436,6 +1485,7 @@ int main(void)
         cmocka_unit_test(test_undo_is_exact),
         cmocka_unit_test(test_redo),
         cmocka_unit_test(test_redo_restores_win),
+        cmocka_unit_test(test_play_next),
         cmocka_unit_test(test_play_at),
         cmocka_unit_test_setup_teardown(test_play_at_off_board, setup_game, teardown_game),
         cmocka_unit_test(test_move_at),
