@@ -257,6 +257,17 @@ TTT_API int ttt_winning_line(const ttt_game *game, int *row0, int *col0,
 TTT_API int ttt_board(const ttt_game *game, int8_t *cells, size_t capacity,
                       size_t *len);
 
+/* The cells where the side to move may play (since 1.2), as cell numbers
+ * (row * size + col) in ascending order: every empty cell while the game is
+ * in progress, none once it is over. *len receives their number. Board and
+ * state are read under one lock, so the list is one moment's, even while
+ * other threads play; a capacity of size * size always suffices. If capacity
+ * is smaller than *len, returns TTT_E_BUFFER and writes only *len.
+ * TTT_E_INVALID for a NULL game or len, or NULL cells with a capacity.
+ * O(size * size), no allocation. */
+TTT_API int ttt_legal_moves(const ttt_game *game, int32_t *cells,
+                            size_t capacity, size_t *len);
+
 /* ------------------------------------------------------------------------ */
 /* Events                                                                    */
 /* ------------------------------------------------------------------------ */

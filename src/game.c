@@ -696,3 +696,30 @@ int ttt_board(const ttt_game *game, int8_t *cells, size_t capacity,
     ttt__unlock(game);
     return TTT_OK;
 }
+
+int ttt_legal_moves(const ttt_game *game, int32_t *cells, size_t capacity,
+                    size_t *len)
+{
+    if (!game || !len || (!cells && capacity > 0))
+        return TTT_E_INVALID;
+    int32_t nn = game->board.nn;
+    ttt__lock(game);
+    /* The count and the list come from the same locked moment: a play
+     * between two calls could otherwise overrun a capacity sized by the
+     * first. */
+    size_t count = game->state == TTT_IN_PROGRESS
+                       ? (size_t)game->board.empty_count
+                       : 0;
+    if (capacity < count) {
+        ttt__unlock(game);
+        *len = count;
+        return TTT_E_BUFFER;
+    }
+    size_t written = 0;
+    for (int32_t cell = 0; written < count && cell < nn; cell++)
+        if (ttt__board_mark(&game->board, cell) == TTT_EMPTY)
+            cells[written++] = cell;
+    ttt__unlock(game);
+    *len = written;
+    return TTT_OK;
+}

@@ -1,0 +1,913 @@
+"""ttt - tic-tac-toe (m,n,k) games in Python on libttt, the C library bundled in this package.
+
+    import ttt
+    with ttt.Game(3) as game:
+        game.play("b2")          # or game.play(1, 1): for the side to move
+        game.play(0, 0)
+        print(game)              # the board as text
+        print(game.solve())      # perfect play from here
+
+The package loads the libttt.so installed inside it. The LIBTTT_PATH
+environment variable, when set, names another libttt shared library (1.2 or
+later) to load instead. If neither can be loaded, importing the package
+fails with ImportError: there is no silent fallback.
+
+Every Game method is one call into C where the C API has one for it, and
+ctypes lets go of the GIL during each call, so threads may share a Game (the
+C game has its own lock).
+"""
+
+from __future__ import annotations
+
+import collections
+import ctypes
+import enum
+import os
+import re
+import sys
+from typing import Callable, List, NamedTuple, Optional, Tuple, Union
+
+__version__ = "1.2.0"
+
+__all__ = [
+    # types
+    "Mark", "State", "BotLevel", "Value", "Rule", "EventKind", "Status",
+    "Game", "Seed", "Event", "Counts", "Solution",
+    # errors
+    "TttError", "IllegalMoveError", "MarkError", "OffBoardError",
+    "OccupiedError", "WrongTurnError", "GameOverError", "NoUndoError",
+    "NoRedoError", "SizeError", "RuleError", "StaleError", "BudgetError",
+    "ParseError",
+    # functions
+    "load_library", "library_path", "has_engine", "version", "cell_name",
+    "parse_cell",
+    # constants (the values written out in ttt.h)
+    "EMPTY", "X", "O", "IN_PROGRESS", "X_WON", "O_WON", "DRAW",
+    "RULE_MISERE", "RULE_EARLY_DRAW", "EVENT_PLAY", "EVENT_UNDO",
+    "EVENT_REDO", "EVENT_RESET", "VALUE_LOSS", "VALUE_DRAW", "VALUE_WIN",
+    "BOT_RANDOM", "BOT_STRONG", "BOT_PERFECT", "SOLVE_VALUE_ONLY", "OK",
+    "E_INVALID", "E_NOMEM", "E_SIZE", "E_MARK", "E_OFF_BOARD", "E_OCCUPIED",
+    "E_WRONG_TURN", "E_GAME_OVER", "E_NO_UNDO", "E_NO_REDO", "E_RULE",
+    "E_RULES_LOCKED", "E_PARSE", "E_BUFFER", "E_NO_LINE", "E_RANGE",
+    "E_STALE", "E_BUDGET", "E_OVERFLOW", "MIN_SIZE", "MAX_SIZE",
+    "MARK_CHARS", "STATE_NAMES", "ENV_VAR",
+]
+
+# ---------------------------------------------------------------------------
+# Enumerations: IntEnum, so each member equals its C value.
+
+
+class Mark(enum.IntEnum):
+    """What a cell holds and who moves: TTT_EMPTY, TTT_X, TTT_O."""
+
+    EMPTY = 0
+    X = 1
+    O = -1  # noqa: E741 (the mark's name)
+
+
+class State(enum.IntEnum):
+    """A game's state: TTT_IN_PROGRESS .. TTT_DRAW."""
+
+    IN_PROGRESS = 0
+    X_WON = 1
+    O_WON = 2
+    DRAW = 3
+
+
+class BotLevel(enum.IntEnum):
+    """Bot levels for Game.best_move: TTT_BOT_*."""
+
+    RANDOM = 0
+    STRONG = 1
+    PERFECT = 2
+
+
+class Value(enum.IntEnum):
+    """A solved position's value for the player to move: TTT_VALUE_*."""
+
+    LOSS = -1
+    DRAW = 0
+    WIN = 1
+
+
+class Rule(enum.IntEnum):
+    """Rules for Game.set_rule and Game.get_rule: TTT_RULE_*."""
+
+    MISERE = 1
+    EARLY_DRAW = 2
+
+
+class EventKind(enum.IntEnum):
+    """What a listener is told about: TTT_EVENT_*."""
+
+    PLAY = 1
+    UNDO = 2
+    REDO = 3
+    RESET = 4
+
+
+class Status(enum.IntEnum):
+    """libttt status codes: TTT_OK and the negative TTT_E_* errors."""
+
+    OK = 0
+    E_INVALID = -1
+    E_NOMEM = -2
+    E_SIZE = -3
+    E_MARK = -4
+    E_OFF_BOARD = -5
+    E_OCCUPIED = -6
+    E_WRONG_TURN = -7
+    E_GAME_OVER = -8
+    E_NO_UNDO = -9
+    E_NO_REDO = -10
+    E_RULE = -11
+    E_RULES_LOCKED = -12
+    E_PARSE = -13
+    E_BUFFER = -14
+    E_NO_LINE = -15
+    E_RANGE = -16
+    E_STALE = -17
+    E_BUDGET = -18
+    E_OVERFLOW = -19
+
+
+# The same values under the names of the first binding (and of ttt.h).
+EMPTY, X, O = Mark.EMPTY, Mark.X, Mark.O
+IN_PROGRESS, X_WON, O_WON, DRAW = (State.IN_PROGRESS, State.X_WON,
+                                   State.O_WON, State.DRAW)
+RULE_MISERE, RULE_EARLY_DRAW = Rule.MISERE, Rule.EARLY_DRAW
+EVENT_PLAY, EVENT_UNDO, EVENT_REDO, EVENT_RESET = (
+    EventKind.PLAY, EventKind.UNDO, EventKind.REDO, EventKind.RESET)
+VALUE_LOSS, VALUE_DRAW, VALUE_WIN = Value.LOSS, Value.DRAW, Value.WIN
+BOT_RANDOM, BOT_STRONG, BOT_PERFECT = (BotLevel.RANDOM, BotLevel.STRONG,
+                                       BotLevel.PERFECT)
+SOLVE_VALUE_ONLY = 1
+MIN_SIZE, MAX_SIZE = 3, 1024
+OK = Status.OK
+(E_INVALID, E_NOMEM, E_SIZE, E_MARK, E_OFF_BOARD, E_OCCUPIED, E_WRONG_TURN,
+ E_GAME_OVER, E_NO_UNDO, E_NO_REDO, E_RULE, E_RULES_LOCKED, E_PARSE,
+ E_BUFFER, E_NO_LINE, E_RANGE, E_STALE, E_BUDGET, E_OVERFLOW) = list(Status)[1:]
+
+MARK_CHARS = {EMPTY: ".", X: "X", O: "O"}
+STATE_NAMES = {IN_PROGRESS: "in progress", X_WON: "X won", O_WON: "O won",
+               DRAW: "draw"}
+
+# Lookups by C value that cost a tuple index, not an enum call (the move
+# path): index -1 is the last entry, so _MARK_OF[-1] is O.
+_MARK_OF = (Mark.EMPTY, Mark.X, Mark.O)
+_STATE_OF = tuple(State)
+
+_INT_MIN, _INT_MAX = -(2 ** 31), 2 ** 31 - 1
+
+# ---------------------------------------------------------------------------
+# Result types
+
+
+class Event(NamedTuple):
+    """A change a listener is told about (struct ttt_event)."""
+
+    kind: EventKind
+    mark: Mark   # the mark placed (PLAY, REDO) or removed (UNDO); EMPTY for RESET
+    row: int     # the cell, or -1 for RESET
+    col: int
+    ply: int     # moves on the board after the event
+    state: State  # the game state after the event
+
+
+class Counts(NamedTuple):
+    """Games or positions by the state they end in (perft, random_playouts)."""
+
+    in_progress: int
+    x_won: int
+    o_won: int
+    draw: int
+
+
+class Solution(NamedTuple):
+    """Game.solve's result. complete is False when the node budget ran out:
+    then value_min <= value <= value_max bounds the true value, plies is -1
+    and best holds at most one move."""
+
+    value: int
+    plies: int
+    nodes: int
+    value_min: int
+    value_max: int
+    best: List[Tuple[int, int]]
+    complete: bool
+
+
+# ---------------------------------------------------------------------------
+# Errors
+
+
+class TttError(Exception):
+    """A libttt status code: .code is the TTT_E_* value, str() its message,
+    .offset the byte offset of a load or parse failure (else None)."""
+
+    code: Optional[int] = None
+
+    def __init__(self, code: int, message: str, offset: Optional[int] = None):
+        super().__init__(message)
+        self.code = code
+        self.offset = offset
+
+    def __repr__(self) -> str:
+        return "%s(%d, %r)" % (type(self).__name__, self.code, str(self))
+
+
+class IllegalMoveError(TttError):
+    """A move the rules refuse; the game is unchanged."""
+
+
+class MarkError(IllegalMoveError):
+    """TTT_E_MARK: the mark is neither X nor O."""
+
+
+class OffBoardError(IllegalMoveError):
+    """TTT_E_OFF_BOARD: the row or column is outside the board."""
+
+
+class OccupiedError(IllegalMoveError):
+    """TTT_E_OCCUPIED: the cell already holds a mark."""
+
+
+class WrongTurnError(IllegalMoveError):
+    """TTT_E_WRONG_TURN: it is the other player's turn."""
+
+
+class GameOverError(IllegalMoveError):
+    """TTT_E_GAME_OVER: the game has ended; undo to reopen it."""
+
+
+class NoUndoError(TttError):
+    """TTT_E_NO_UNDO: there is no move to undo."""
+
+
+class NoRedoError(TttError):
+    """TTT_E_NO_REDO: there is no undone move to redo."""
+
+
+class SizeError(TttError):
+    """TTT_E_SIZE: board size or win length out of range."""
+
+
+class RuleError(TttError):
+    """TTT_E_RULE or TTT_E_RULES_LOCKED."""
+
+
+class StaleError(TttError):
+    """TTT_E_STALE: play_at for another ply, or another move at that ply."""
+
+
+class BudgetError(TttError):
+    """TTT_E_BUDGET: a search ran out of its node budget."""
+
+
+class ParseError(TttError):
+    """TTT_E_PARSE: a malformed record or cell name (see .offset)."""
+
+
+_ERRORS = {
+    E_MARK: MarkError,
+    E_OFF_BOARD: OffBoardError,
+    E_OCCUPIED: OccupiedError,
+    E_WRONG_TURN: WrongTurnError,
+    E_GAME_OVER: GameOverError,
+    E_NO_UNDO: NoUndoError,
+    E_NO_REDO: NoRedoError,
+    E_SIZE: SizeError,
+    E_RULE: RuleError,
+    E_RULES_LOCKED: RuleError,
+    E_STALE: StaleError,
+    E_BUDGET: BudgetError,
+    E_PARSE: ParseError,
+}
+
+
+def _error(lib, status: int, offset: Optional[int] = None) -> TttError:
+    """The TttError (subclass) for a status code."""
+    message = lib.ttt_strerror(status).decode("utf-8", "replace")
+    return _ERRORS.get(status, TttError)(status, message, offset)
+
+
+def _check(lib, status: int, offset: Optional[int] = None) -> int:
+    """Returns status if it is not an error, else raises the matching TttError."""
+    if status >= 0:
+        return status
+    raise _error(lib, status, offset)
+
+
+def _c_int(value: int) -> int:
+    """Clamps a Python int into C int range (ctypes would silently wrap it)."""
+    return max(_INT_MIN, min(_INT_MAX, int(value)))
+
+
+# ---------------------------------------------------------------------------
+# The C declarations
+
+
+class _Game(ctypes.Structure):
+    """struct ttt_game: opaque, only ever used through a pointer."""
+
+
+class _Event(ctypes.Structure):
+    _fields_ = [("kind", ctypes.c_int32), ("mark", ctypes.c_int32),
+                ("row", ctypes.c_int32), ("col", ctypes.c_int32),
+                ("ply", ctypes.c_int32), ("state", ctypes.c_int32)]
+
+
+class _Solution(ctypes.Structure):
+    """struct ttt_solution: size must be set to sizeof before the call."""
+    _fields_ = [("size", ctypes.c_size_t), ("value", ctypes.c_int32),
+                ("plies", ctypes.c_int32), ("nodes", ctypes.c_uint64),
+                ("value_min", ctypes.c_int32), ("value_max", ctypes.c_int32)]
+
+
+_GameP = ctypes.POINTER(_Game)
+_LISTENER = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.POINTER(_Event))
+
+_int, _size, _char_p = ctypes.c_int, ctypes.c_size_t, ctypes.c_char_p
+_int_p = ctypes.POINTER(ctypes.c_int)
+_size_p = ctypes.POINTER(ctypes.c_size_t)
+_buf = ctypes.POINTER(ctypes.c_char)  # a writable char buffer
+_u64, _u64_p = ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)
+_i32_p = ctypes.POINTER(ctypes.c_int32)
+
+# name: (restype, argtypes). Every one is required: a library without one of
+# them (older than 1.2) is refused when it is loaded.
+_PROTOTYPES = {
+    "ttt_version": (_int, []),
+    "ttt_version_string": (_char_p, []),
+    "ttt_strerror": (_char_p, [_int]),
+    "ttt_game_new": (_int, [_int, _int, ctypes.POINTER(_GameP)]),
+    "ttt_game_free": (None, [_GameP]),
+    "ttt_game_footprint": (_size, [_int, _int]),
+    "ttt_game_clone": (_int, [_GameP, ctypes.POINTER(_GameP)]),
+    "ttt_game_reset": (_int, [_GameP]),
+    "ttt_game_set_rule": (_int, [_GameP, _int, _int]),
+    "ttt_game_get_rule": (_int, [_GameP, _int, _int_p]),
+    "ttt_play": (_int, [_GameP, _int, _int, _int, _int_p]),
+    "ttt_play_next": (_int, [_GameP, _int, _int, _int_p]),
+    "ttt_play_at": (_int, [_GameP, _int, _int, _int, _int, _int_p]),
+    "ttt_undo": (_int, [_GameP]),
+    "ttt_redo": (_int, [_GameP]),
+    "ttt_state": (_int, [_GameP]),
+    "ttt_size": (_int, [_GameP]),
+    "ttt_win_length": (_int, [_GameP]),
+    "ttt_ply": (_int, [_GameP]),
+    "ttt_redo_count": (_int, [_GameP]),
+    "ttt_to_move": (_int, [_GameP]),
+    "ttt_cell": (_int, [_GameP, _int, _int, _int_p]),
+    "ttt_move_at": (_int, [_GameP, _int, _int_p, _int_p, _int_p]),
+    "ttt_winning_line": (_int, [_GameP, _int_p, _int_p, _int_p, _int_p]),
+    "ttt_board": (_int, [_GameP, ctypes.POINTER(ctypes.c_int8), _size, _size_p]),
+    "ttt_legal_moves": (_int, [_GameP, _i32_p, _size, _size_p]),
+    "ttt_set_listener": (_int, [_GameP, _LISTENER, ctypes.c_void_p]),
+    "ttt_cell_name": (_int, [_int, _int, _buf, _size, _size_p]),
+    "ttt_parse_cell": (_int, [_char_p, _size, _int_p, _int_p, _size_p]),
+    "ttt_game_save": (_int, [_GameP, _buf, _size, _size_p]),
+    "ttt_game_load": (_int, [_char_p, _size, ctypes.c_void_p,
+                             ctypes.POINTER(_GameP), _size_p]),
+    "ttt_random_move": (_int, [_GameP, _u64_p, _int_p, _int_p]),
+    "ttt_random_playout": (_int, [_GameP, _u64_p, _int_p]),
+    "ttt_random_playouts": (_int, [_GameP, _u64_p, _u64, _u64_p]),
+    "ttt_perft": (_int, [_GameP, _int, _size, _u64_p, _u64_p, _size, _size_p]),
+    "ttt_count_positions": (_int, [_GameP, _int, _size, _u64_p]),
+    "ttt_solve": (_int, [_GameP, _u64, _size, _int, ctypes.POINTER(_Solution),
+                         _i32_p, _size, _size_p]),
+    "ttt_best_move": (_int, [_GameP, _int, _u64, _u64_p, _int_p, _int_p]),
+}
+
+ENV_VAR = "LIBTTT_PATH"
+# The library pip installed next to this file.
+_BUNDLED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libttt.so")
+
+_libraries = {}
+
+
+def library_path() -> str:
+    """The library the package loads: $LIBTTT_PATH if set, else its own copy."""
+    return os.environ.get(ENV_VAR) or _BUNDLED
+
+
+def load_library(path: Optional[str] = None) -> ctypes.CDLL:
+    """Loads libttt (cached per path) and declares every function's types.
+
+    path defaults to library_path(). Raises OSError, naming the path, if the
+    library cannot be loaded or lacks a function this package calls."""
+    path = path or library_path()
+    lib = _libraries.get(path)
+    if lib is not None:
+        return lib
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise OSError("libttt could not be loaded from %s (%s)" % (path, e)) from e
+    missing = [name for name in _PROTOTYPES if not hasattr(lib, name)]
+    if missing:
+        raise OSError("%s is not libttt 1.2 or later: it lacks %s"
+                      % (path, ", ".join(missing)))
+    for name, (restype, argtypes) in _PROTOTYPES.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    _libraries[path] = lib
+    return lib
+
+
+# The library is loaded when the package is imported, so a missing or wrong
+# one is an ImportError at once, never a skipped test or a late surprise.
+try:
+    _lib = load_library()
+except OSError as _e:
+    raise ImportError(
+        "ttt: %s. The package's own libttt.so is missing: reinstall it "
+        "(python3 -m pip install --no-build-isolation .), or set %s to a "
+        "libttt shared library." % (_e, ENV_VAR)) from _e
+
+
+def has_engine(lib_path: Optional[str] = None) -> bool:
+    """True if the library has the engine (solve, best_move, perft, ...);
+    always so for the 1.2 libraries this package loads."""
+    return hasattr(load_library(lib_path), "ttt_solve")
+
+
+def version(lib_path: Optional[str] = None) -> str:
+    """The loaded library's version string, e.g. "1.2.0"."""
+    return load_library(lib_path).ttt_version_string().decode()
+
+
+def cell_name(row: int, col: int, lib_path: Optional[str] = None) -> str:
+    """(1, 1) -> "b2"."""
+    lib = load_library(lib_path)
+    buf = ctypes.create_string_buffer(16)
+    length = ctypes.c_size_t()
+    _check(lib, lib.ttt_cell_name(_c_int(row), _c_int(col), buf, len(buf),
+                                  ctypes.byref(length)))
+    return buf.value.decode()
+
+
+def parse_cell(name: str, lib_path: Optional[str] = None) -> Tuple[int, int]:
+    """"b2" -> (1, 1). The whole string must be one cell name (ParseError
+    with .offset otherwise)."""
+    return _parse_cell(load_library(lib_path), name)
+
+
+def _parse_cell(lib, name: str) -> Tuple[int, int]:
+    data = name.encode()
+    row, col, used = ctypes.c_int(), ctypes.c_int(), ctypes.c_size_t()
+    status = lib.ttt_parse_cell(data, len(data), ctypes.byref(row),
+                                ctypes.byref(col), ctypes.byref(used))
+    _check(lib, status, 0)
+    if used.value != len(data):
+        raise _error(lib, E_PARSE, used.value)
+    return row.value, col.value
+
+
+# Cell names as ttt_parse_cell reads them: column letters (bijective base
+# 26, either case) then a 1-based row without leading zeros.
+_CELL_NAME = re.compile(r"([a-zA-Z]{1,3})([1-9][0-9]{0,3})\Z")
+
+
+def _parse_name(lib, name: str) -> Tuple[int, int]:
+    """parse_cell without a foreign call for well-formed names; anything
+    else goes to ttt_parse_cell for its exact error and offset."""
+    match = _CELL_NAME.match(name)
+    if match:
+        col = 0
+        for letter in match.group(1).lower():
+            col = col * 26 + ord(letter) - 96
+        row = int(match.group(2))
+        if col <= MAX_SIZE and row <= MAX_SIZE:
+            return row - 1, col - 1
+    return _parse_cell(lib, name)
+
+
+def _column_letters(col: int) -> str:
+    """The letters of a column's name: 0 -> "a", 26 -> "aa"."""
+    letters = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        letters = chr(97 + rest) + letters
+    return letters
+
+
+class Seed:
+    """A caller-owned 64-bit random seed; the engine advances it in place."""
+
+    __slots__ = ("_c",)
+
+    def __init__(self, value: int = 0):
+        self._c = ctypes.c_uint64(value % 2 ** 64)
+
+    @property
+    def value(self) -> int:
+        """The seed's current value."""
+        return self._c.value
+
+    def __repr__(self) -> str:
+        return "Seed(%d)" % self.value
+
+
+def _seed_ref(seed: Optional[Seed]):
+    return None if seed is None else ctypes.byref(seed._c)
+
+
+Listener = Callable[[Event], None]
+
+# ---------------------------------------------------------------------------
+# Games
+
+
+class Game:
+    """One game: Game(size=3, win_length=0, misere=False, early_draw=False).
+
+    win_length 0 means size (full rows, columns and diagonals). Methods raise
+    TttError subclasses and, like the C calls, a call that raises changes
+    nothing. Use it as a context manager or call close(); the game is also
+    freed when garbage collected. Any number of threads may call one Game at
+    once, except close().
+    """
+
+    __slots__ = ("_lib", "_handle", "_size", "_win_length", "_listener",
+                 "_old_listeners", "_play_next", "_undo", "__weakref__")
+
+    def __init__(self, size: int = 3, win_length: int = 0, misere: bool = False,
+                 early_draw: bool = False, lib_path: Optional[str] = None):
+        self._handle = None  # so close() and __del__ work on a half-built game
+        lib = _lib if lib_path is None else load_library(lib_path)
+        handle = _GameP()
+        _check(lib, lib.ttt_game_new(_c_int(size), _c_int(win_length),
+                                     ctypes.byref(handle)))
+        self._adopt(lib, handle)
+        if misere:
+            self.set_rule(RULE_MISERE, 1)
+        if early_draw:
+            self.set_rule(RULE_EARLY_DRAW, 1)
+
+    def _adopt(self, lib, handle) -> None:
+        """Takes ownership of a C game; size and win length never change, so
+        they are read once here."""
+        self._lib = lib
+        self._handle = handle
+        self._size = lib.ttt_size(handle)
+        self._win_length = lib.ttt_win_length(handle)
+        self._listener = None
+        self._old_listeners = []
+        # The move path's functions, one attribute lookup away.
+        self._play_next = lib.ttt_play_next
+        self._undo = lib.ttt_undo
+
+    @classmethod
+    def _from_handle(cls, lib, handle) -> "Game":
+        game = cls.__new__(cls)
+        game._adopt(lib, handle)
+        return game
+
+    # -- lifetime --
+
+    def close(self) -> None:
+        """Frees the game; safe to call more than once. It must not race
+        with other calls on the same game."""
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle:
+            self._lib.ttt_game_free(handle)
+        # Only now, with the C game gone, may the callbacks it held go.
+        self._listener = None
+        self._old_listeners = []
+
+    def __del__(self) -> None:
+        self.close()
+
+    def __enter__(self) -> "Game":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once close() was called."""
+        return not self._handle
+
+    def _h(self):
+        if not self._handle:
+            raise ValueError("operation on a closed game")
+        return self._handle
+
+    def _fail(self, status: int, offset: Optional[int] = None) -> TttError:
+        """The exception for a failed call (a closed game's NULL handle is
+        why a call returns TTT_E_INVALID on the fast paths)."""
+        if not self._handle:
+            return ValueError("operation on a closed game")  # type: ignore
+        return _error(self._lib, status, offset)
+
+    def clone(self) -> "Game":
+        """An independent copy (board, rules, history, redo stack; no listener)."""
+        out = _GameP()
+        _check(self._lib, self._lib.ttt_game_clone(self._h(), ctypes.byref(out)))
+        return type(self)._from_handle(self._lib, out)
+
+    @classmethod
+    def load(cls, record: Union[str, bytes], lib_path: Optional[str] = None) -> "Game":
+        """A game from a saved record (str or bytes); a ParseError (or the
+        refused move's error) has .offset, the byte where the record is wrong."""
+        lib = _lib if lib_path is None else load_library(lib_path)
+        data = record.encode() if isinstance(record, str) else bytes(record)
+        out, offset = _GameP(), ctypes.c_size_t()
+        status = lib.ttt_game_load(data, len(data), None, ctypes.byref(out),
+                                   ctypes.byref(offset))
+        _check(lib, status, offset.value)
+        return cls._from_handle(lib, out)
+
+    def save(self) -> str:
+        """The game's one-line record, e.g. "ttt/1 n=3 k=3 rules=classic moves=b2\\n"."""
+        capacity = 512
+        length = ctypes.c_size_t()
+        while True:
+            buf = ctypes.create_string_buffer(capacity)
+            status = self._lib.ttt_game_save(self._h(), buf, capacity,
+                                             ctypes.byref(length))
+            if status != E_BUFFER:
+                _check(self._lib, status)
+                return buf.raw[:length.value].decode()
+            # Too small: *len says how much; room to spare in case moves
+            # land before the next try.
+            capacity = length.value + 64
+
+    # -- rules --
+
+    def set_rule(self, rule: int, value: int) -> None:
+        """Sets a Rule (only before the first move)."""
+        _check(self._lib, self._lib.ttt_game_set_rule(self._h(), _c_int(rule),
+                                                      _c_int(value)))
+
+    def get_rule(self, rule: int) -> int:
+        """A Rule's value (0 or 1)."""
+        value = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_game_get_rule(self._h(), _c_int(rule),
+                                                      ctypes.byref(value)))
+        return value.value
+
+    # -- playing --
+
+    def play(self, row: Union[int, str], col: Optional[int] = None,
+             mark: Optional[int] = None) -> State:
+        """Plays at (row, col) or at a cell name ("b2") for the side to move,
+        or for mark if given (WrongTurnError if it is not that side's turn).
+        Returns the new State."""
+        if (mark is None and col is not None
+                and _INT_MIN <= row <= _INT_MAX and _INT_MIN <= col <= _INT_MAX):
+            # The move path: one foreign call.
+            state = ctypes.c_int()
+            status = self._play_next(self._handle, row, col, ctypes.byref(state))
+            if status:
+                raise self._fail(status)
+            return _STATE_OF[state.value]
+        if isinstance(row, str):
+            if col is not None:
+                raise TypeError("play(name) takes no column")
+            row, col = _parse_name(self._lib, row)
+        if col is None:
+            raise TypeError("play() needs a column or a cell name")
+        state = ctypes.c_int()
+        if mark is None:
+            status = self._play_next(self._h(), _c_int(row), _c_int(col),
+                                     ctypes.byref(state))
+        else:
+            status = self._lib.ttt_play(self._h(), _c_int(mark), _c_int(row),
+                                        _c_int(col), ctypes.byref(state))
+        _check(self._lib, status)
+        return _STATE_OF[state.value]
+
+    def play_at(self, ply: int, row: int, col: int, mark: int) -> State:
+        """ttt_play_at: plays only if the game is at ply; a retried identical
+        request is accepted and changes nothing. Returns the State."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_play_at(
+            self._h(), _c_int(ply), _c_int(mark), _c_int(row), _c_int(col),
+            ctypes.byref(state)))
+        return _STATE_OF[state.value]
+
+    def undo(self) -> None:
+        """Takes back the last move (also after a win or a draw)."""
+        status = self._undo(self._handle)
+        if status:
+            raise self._fail(status)
+
+    def redo(self) -> None:
+        """Replays the most recently undone move."""
+        _check(self._lib, self._lib.ttt_redo(self._h()))
+
+    def reset(self) -> None:
+        """Empties the board, the history and the redo stack; keeps the rules."""
+        _check(self._lib, self._lib.ttt_game_reset(self._h()))
+
+    # -- reading --
+
+    @property
+    def state(self) -> State:
+        """The game's State."""
+        return _STATE_OF[_check(self._lib, self._lib.ttt_state(self._h()))]
+
+    @property
+    def to_move(self) -> Mark:
+        """X or O, or EMPTY once the game is over."""
+        return _MARK_OF[self._lib.ttt_to_move(self._h())]
+
+    @property
+    def size(self) -> int:
+        """N, the board's side."""
+        return self._size
+
+    @property
+    def win_length(self) -> int:
+        """K, the marks in a row that win."""
+        return self._win_length
+
+    @property
+    def ply(self) -> int:
+        """The number of moves on the board."""
+        return _check(self._lib, self._lib.ttt_ply(self._h()))
+
+    @property
+    def redo_count(self) -> int:
+        """The number of undone moves redo() can replay."""
+        return _check(self._lib, self._lib.ttt_redo_count(self._h()))
+
+    def cell(self, row: int, col: int) -> Mark:
+        """The Mark at (row, col)."""
+        mark = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_cell(self._h(), _c_int(row), _c_int(col),
+                                             ctypes.byref(mark)))
+        return _MARK_OF[mark.value]
+
+    def board(self) -> Tuple[Tuple[Mark, ...], ...]:
+        """The board as a tuple of row tuples of Marks, read in one call."""
+        n = self._size
+        cells = (ctypes.c_int8 * (n * n))()
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_board(self._h(), cells, n * n,
+                                              ctypes.byref(length)))
+        marks = [_MARK_OF[v] for v in cells]
+        return tuple(tuple(marks[r * n:(r + 1) * n]) for r in range(n))
+
+    def legal_moves(self) -> List[Tuple[int, int]]:
+        """The cells (row, col) the side to move may play, in row order:
+        every empty cell, or none once the game is over. One call."""
+        n = self._size
+        cells = (ctypes.c_int32 * (n * n))()
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_legal_moves(self._h(), cells, n * n,
+                                                    ctypes.byref(length)))
+        return [divmod(cell, n) for cell in cells[:length.value]]
+
+    def moves(self) -> List[Tuple[Mark, int, int]]:
+        """The history as a list of (mark, row, col), first move first, read
+        in one call (the saved record)."""
+        names = self.save().rstrip("\n").rpartition(" moves=")[2]
+        if names == "-":
+            return []
+        result = []
+        for ply, name in enumerate(names.split(",")):
+            row, col = _parse_name(self._lib, name)
+            result.append((X if ply % 2 == 0 else O, row, col))
+        return result
+
+    def winning_line(self) -> Optional[Tuple[Tuple[int, int], Tuple[int, int]]]:
+        """((row0, col0), (row1, col1)), the line that ended the game, or None."""
+        ends = [ctypes.c_int() for _ in range(4)]
+        status = self._lib.ttt_winning_line(self._h(), *map(ctypes.byref, ends))
+        if status == E_NO_LINE:
+            return None
+        _check(self._lib, status)
+        return (ends[0].value, ends[1].value), (ends[2].value, ends[3].value)
+
+    # -- engine: random player, perft, solver and bots --
+
+    def random_move(self, seed: Seed) -> Tuple[int, int]:
+        """A uniformly random empty cell (row, col); seed (a Seed) advances."""
+        row, col = ctypes.c_int(), ctypes.c_int()
+        _check(self._lib, self._lib.ttt_random_move(
+            self._h(), _seed_ref(seed), ctypes.byref(row), ctypes.byref(col)))
+        return row.value, col.value
+
+    def random_playout(self, seed: Seed) -> State:
+        """Plays random moves to the end of the game; returns the final State."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_random_playout(
+            self._h(), _seed_ref(seed), ctypes.byref(state)))
+        return _STATE_OF[state.value]
+
+    def random_playouts(self, seed: Seed, games: int) -> Counts:
+        """Plays that many random games from here, each the one random_playout
+        would play on a clone (seed, a Seed, carries through). Returns the
+        Counts of how they ended; the game is unchanged. One call: the count
+        is the caller's time budget."""
+        if games < 0:
+            raise ValueError("games must not be negative")
+        counts = (ctypes.c_uint64 * 4)()
+        _check(self._lib, self._lib.ttt_random_playouts(
+            self._h(), _seed_ref(seed), games, counts))
+        return Counts(*counts)
+
+    def perft(self, depth: int, table_bytes: int = 0) -> Tuple[Counts, List[int]]:
+        """Counts every game from here to its end or depth plies.
+        Returns (Counts, by_length): by_length[i] counts games of i plies."""
+        counts = (ctypes.c_uint64 * 4)()
+        capacity = min(max(depth, 0), self._size ** 2) + 1
+        by_length = (ctypes.c_uint64 * capacity)()
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_perft(
+            self._h(), _c_int(depth), table_bytes, counts, by_length, capacity,
+            ctypes.byref(length)))
+        return Counts(*counts), list(by_length[:length.value])
+
+    def count_positions(self, depth: int, table_bytes: int = 0) -> Counts:
+        """Counts the distinct positions within depth plies, by state."""
+        counts = (ctypes.c_uint64 * 4)()
+        _check(self._lib, self._lib.ttt_count_positions(
+            self._h(), _c_int(depth), table_bytes, counts))
+        return Counts(*counts)
+
+    def solve(self, node_budget: int = 0, table_bytes: int = 0,
+              value_only: bool = False) -> Solution:
+        """Solves the position for the player to move: a Solution. If the
+        budget runs out, the Solution has complete=False (no exception)."""
+        out = _Solution(size=ctypes.sizeof(_Solution))
+        n = self._size
+        best = (ctypes.c_int32 * (n * n))()
+        best_len = ctypes.c_size_t()
+        status = self._lib.ttt_solve(
+            self._h(), node_budget, table_bytes,
+            SOLVE_VALUE_ONLY if value_only else 0, ctypes.byref(out), best,
+            n * n, ctypes.byref(best_len))
+        if status != E_BUDGET:
+            _check(self._lib, status)
+        return Solution(Value(out.value), out.plies, out.nodes, out.value_min,
+                        out.value_max,
+                        [divmod(cell, n) for cell in best[:best_len.value]],
+                        status == OK)
+
+    def best_move(self, level: int = BOT_STRONG, node_budget: int = 0,
+                  seed: Optional[Seed] = None) -> Tuple[int, int]:
+        """The bot's move (row, col) for the player to move; does not play it.
+        level is a BotLevel; seed (a Seed) breaks ties and is required for
+        BotLevel.RANDOM."""
+        row, col = ctypes.c_int(), ctypes.c_int()
+        _check(self._lib, self._lib.ttt_best_move(
+            self._h(), _c_int(level), node_budget, _seed_ref(seed),
+            ctypes.byref(row), ctypes.byref(col)))
+        return row.value, col.value
+
+    # -- events --
+
+    def set_listener(self, callback: Optional[Listener]) -> None:
+        """callback(event: Event) after every applied play, undo, redo and
+        reset, in the thread that made the change; None removes it. It may
+        read the game but must not change it. An exception it raises cannot
+        cross the C library: it is reported through sys.unraisablehook
+        (printed to stderr by default) and the game stays as the change left
+        it."""
+        h = self._h()
+        if callback is None:
+            _check(self._lib, self._lib.ttt_set_listener(h, _LISTENER(), None))
+        else:
+            def trampoline(user, event):
+                e = event.contents
+                callback(Event(EventKind(e.kind), _MARK_OF[e.mark], e.row, e.col,
+                               e.ply, _STATE_OF[e.state]))
+
+            function = _LISTENER(trampoline)
+            _check(self._lib, self._lib.ttt_set_listener(h, function, None))
+        if self._listener is not None:
+            # Another thread may still be inside the old callback: keep its
+            # C thunk alive until the game is freed.
+            self._old_listeners.append(self._listener)
+        self._listener = None if callback is None else function
+
+    # -- display --
+
+    def __str__(self) -> str:
+        """The board as text: column letters, then one numbered line per row."""
+        n = self._size
+        letters = [_column_letters(c) for c in range(n)]
+        width = max(len(s) for s in letters)
+        label = len(str(n))
+        lines = [" " * label + "  " + " ".join(s.rjust(width) for s in letters)]
+        for r, row in enumerate(self.board()):
+            marks = " ".join(MARK_CHARS[m].rjust(width) for m in row)
+            lines.append(str(r + 1).rjust(label) + "  " + marks)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<ttt.Game closed>"
+        state, ply = self.state, self.ply
+        status = ("%s to move" % ("X" if ply % 2 == 0 else "O")
+                  if state == IN_PROGRESS else STATE_NAMES[state])
+        return "<ttt.Game %dx%d k=%d ply=%d %s>" % (
+            self._size, self._size, self._win_length, ply, status)
+
