@@ -556,9 +556,12 @@ class Game:
         self._win_length = lib.ttt_win_length(handle)
         self._listener = None
         self._old_listeners = []
-        # The move path's functions, one attribute lookup away.
-        self._play_next = lib.ttt_play_next
-        self._undo = lib.ttt_undo
+        # The move path's functions, one attribute lookup away, as private
+        # function objects without argtypes: ctypes then converts ints and
+        # pointers directly, without a from_param call per argument, which
+        # is most of a ctypes call's cost. play() checks its arguments first.
+        self._play_next = lib["ttt_play_next"]
+        self._undo = lib["ttt_undo"]
 
     @classmethod
     def _from_handle(cls, lib, handle) -> "Game":
@@ -658,9 +661,12 @@ class Game:
         """Plays at (row, col) or at a cell name ("b2") for the side to move,
         or for mark if given (WrongTurnError if it is not that side's turn).
         Returns the new State."""
-        if (mark is None and col is not None
-                and _INT_MIN <= row <= _INT_MAX and _INT_MIN <= col <= _INT_MAX):
-            # The move path: one foreign call.
+        if (mark is None and row.__class__ is int and col.__class__ is int
+                and -0x80000000 <= row <= 0x7FFFFFFF
+                and -0x80000000 <= col <= 0x7FFFFFFF):
+            # The move path: one foreign call, with plain ints in C int range
+            # (the untyped call would wrap others). A state per call, as
+            # threads may share the game.
             state = ctypes.c_int()
             status = self._play_next(self._handle, row, col, ctypes.byref(state))
             if status:
@@ -674,8 +680,8 @@ class Game:
             raise TypeError("play() needs a column or a cell name")
         state = ctypes.c_int()
         if mark is None:
-            status = self._play_next(self._h(), _c_int(row), _c_int(col),
-                                     ctypes.byref(state))
+            status = self._lib.ttt_play_next(self._h(), _c_int(row), _c_int(col),
+                                             ctypes.byref(state))
         else:
             status = self._lib.ttt_play(self._h(), _c_int(mark), _c_int(row),
                                         _c_int(col), ctypes.byref(state))

@@ -1,0 +1,211 @@
+"""test_package.py - the installed package: where it loads from, a missing library failing loudly, enums, typing, docs, str/repr, legal_moves, python3 -m ttt."""
+
+import ctypes.util
+import inspect
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import typing
+
+import pytest
+
+import ttt
+
+PACKAGE_DIR = os.path.dirname(os.path.abspath(ttt.__file__))
+
+
+def run_python(code, env_extra=None, env_drop=(), **kwargs):
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("LIBTTT_PATH", "PYTHONPATH") and k not in env_drop}
+    env.update(env_extra or {})
+    return subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                          text=True, timeout=120, **kwargs)
+
+
+# -- installation ----------------------------------------------------------
+
+
+def test_imported_from_the_installed_package_with_its_own_library():
+    site = os.path.realpath(sysconfig.get_paths()["platlib"])
+    assert os.path.realpath(PACKAGE_DIR) == os.path.join(site, "ttt")
+    assert "LIBTTT_PATH" not in os.environ
+    assert ttt.library_path() == os.path.join(PACKAGE_DIR, "libttt.so")
+    assert ttt.version() == ttt.__version__ == "1.2.0"
+    assert os.path.isfile(os.path.join(PACKAGE_DIR, "py.typed"))
+
+
+def test_import_works_from_any_directory(tmp_path):
+    result = run_python("import ttt; g = ttt.Game(3); g.play(1, 1); print(g)", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "   a b c\n1  . . .\n2  . X .\n3  . . .\n"
+
+
+def copy_package_without_library(tmp_path):
+    copy = tmp_path / "site" / "ttt"
+    shutil.copytree(PACKAGE_DIR, copy, ignore=shutil.ignore_patterns("libttt.so", "__pycache__"))
+    assert not (copy / "libttt.so").exists()
+    return str(tmp_path / "site")
+
+
+def test_missing_library_fails_loudly(tmp_path):
+    site = copy_package_without_library(tmp_path)
+    result = run_python("import ttt", env_extra={"PYTHONPATH": site}, cwd=tmp_path)
+    assert result.returncode != 0
+    assert "ImportError" in result.stderr
+    assert "libttt" in result.stderr and "LIBTTT_PATH" in result.stderr
+
+
+def test_environment_variable_overrides_the_bundled_library(tmp_path):
+    # A named library that is not there is an error, not a quiet fallback.
+    missing = str(tmp_path / "no-such-libttt.so")
+    result = run_python("import ttt", env_extra={"LIBTTT_PATH": missing})
+    assert result.returncode != 0
+    assert missing in result.stderr
+    # A copy elsewhere is the one loaded, even by a package without its own.
+    other = tmp_path / "lib" / "libttt.so"
+    other.parent.mkdir()
+    shutil.copy(os.path.join(PACKAGE_DIR, "libttt.so"), other)
+    site = copy_package_without_library(tmp_path)
+    result = run_python("import ttt; print(ttt.library_path(), ttt.Game(4).size)",
+                        env_extra={"LIBTTT_PATH": str(other), "PYTHONPATH": site})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "%s 4\n" % other
+
+
+def test_a_library_older_than_1_2_is_refused(tmp_path):
+    # libc has none of libttt's functions: load_library says which it lacks.
+    libc = ctypes.util.find_library("c")
+    with pytest.raises(OSError, match="ttt_play_next"):
+        ttt.load_library(libc)
+
+
+# -- types, documentation ---------------------------------------------------
+
+
+def test_enums_equal_the_c_values():
+    assert (ttt.Mark.EMPTY, ttt.Mark.X, ttt.Mark.O) == (0, 1, -1)
+    assert list(ttt.State) == [0, 1, 2, 3]
+    assert (ttt.BotLevel.RANDOM, ttt.BotLevel.STRONG, ttt.BotLevel.PERFECT) == (0, 1, 2)
+    assert (ttt.Value.LOSS, ttt.Value.DRAW, ttt.Value.WIN) == (-1, 0, 1)
+    assert (ttt.Rule.MISERE, ttt.Rule.EARLY_DRAW) == (1, 2)
+    assert list(ttt.EventKind) == [1, 2, 3, 4]
+    assert [int(s) for s in ttt.Status] == list(range(0, -20, -1))
+    assert ttt.X is ttt.Mark.X and ttt.DRAW is ttt.State.DRAW
+    assert ttt.BOT_PERFECT is ttt.BotLevel.PERFECT
+    for status in ttt.Status:
+        if status != ttt.OK:
+            assert str(ttt._error(ttt._lib, status)) == \
+                ttt._lib.ttt_strerror(status).decode()
+
+
+def test_results_are_enum_members():
+    game = ttt.Game()
+    state = game.play(1, 1)
+    assert state is ttt.State.IN_PROGRESS
+    assert game.to_move is ttt.Mark.O
+    assert game.cell(1, 1) is ttt.Mark.X
+    assert game.board()[1][1] is ttt.Mark.X
+    assert game.moves() == [(ttt.Mark.X, 1, 1)]
+    for cell in ["a1", "c1", "a2", "c3", "a3"]:
+        state = game.play(cell)
+    assert state is ttt.State.O_WON  # O: a1 a2 a3
+    assert game.to_move is ttt.Mark.EMPTY
+    # A finished game is valued for the side that would move next, the loser.
+    assert game.solve().value is ttt.Value.LOSS
+
+
+def public_names():
+    for name in ttt.__all__:
+        obj = getattr(ttt, name)
+        if inspect.isclass(obj) or inspect.isfunction(obj):
+            yield name, obj
+    for name, member in vars(ttt.Game).items():
+        if not name.startswith("_") or name in ("__init__", "__str__"):
+            yield "Game." + name, member
+
+
+def test_every_public_name_has_a_docstring_and_type_hints():
+    for name, obj in public_names():
+        function = obj.fget if isinstance(obj, property) else getattr(obj, "__func__", obj)
+        assert inspect.getdoc(function), name + " has no docstring"
+        if inspect.isfunction(function):
+            typing.get_type_hints(function)  # every annotation resolves
+    hints = typing.get_type_hints(ttt.Game.play)
+    assert hints["return"] is ttt.State
+
+
+# -- text, lifetime, legal moves -------------------------------------------
+
+
+def test_str_names_columns_as_the_library_does():
+    game = ttt.Game(30, 5)
+    game.play("ab3")
+    lines = str(game).splitlines()
+    assert lines[0].split() == [ttt.cell_name(0, c)[:-1] for c in range(30)]
+    assert lines[3].split()[0] == "3" and lines[3].split()[28] == "X"
+    assert len(lines) == 31
+
+
+def test_repr_and_context_manager():
+    with ttt.Game(4, 3, misere=True) as game:
+        assert repr(game) == "<ttt.Game 4x4 k=3 ply=0 X to move>"
+        game.play("b2")
+        assert repr(game) == "<ttt.Game 4x4 k=3 ply=1 O to move>"
+    assert game.closed and repr(game) == "<ttt.Game closed>"
+    with pytest.raises(ValueError):
+        game.legal_moves()
+
+
+def test_legal_moves():
+    game = ttt.Game()
+    assert game.legal_moves() == [(r, c) for r in range(3) for c in range(3)]
+    for cell in ["a1", "a2", "b1", "b2"]:
+        game.play(cell)
+    assert game.legal_moves() == [(0, 2), (1, 2), (2, 0), (2, 1), (2, 2)]
+    game.play("c1")  # X wins the top row: nothing is legal any more
+    assert game.legal_moves() == []
+    game.undo()
+    assert (0, 2) in game.legal_moves()
+    with pytest.raises(ttt.GameOverError):
+        game.redo() or game.play(2, 2)
+
+
+def test_python_name_parsing_matches_the_library():
+    names = [ttt.cell_name(r, c) for r in (0, 1, 8, 9, 99, 1023) for c in (0, 25, 26, 701, 702, 1023)]
+    names += [n.upper() for n in names] + ["Ab12", "aMj1024"]
+    for name in names:
+        assert ttt._parse_name(ttt._lib, name) == ttt.parse_cell(name)
+    for bad in ["", "a", "1", "a0", "a01", "b2x", "amk1", "a1025", "é1", "a١", " a1", "a1 "]:
+        with pytest.raises(ttt.ParseError):
+            ttt.parse_cell(bad)
+        with pytest.raises(ttt.ParseError):
+            ttt._parse_name(ttt._lib, bad)
+    game = ttt.Game()
+    with pytest.raises(ttt.ParseError) as caught:
+        game.play("b2x")
+    assert caught.value.offset == 2 and game.ply == 0
+
+
+# -- python3 -m ttt --------------------------------------------------------
+
+
+def run_module(args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "ttt"] + args, input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_module_runs_the_ttt_program():
+    result = run_module(["--version"])
+    assert (result.returncode, result.stdout) == (0, "1.2.0\n")
+    result = run_module(["play", "--x", "human", "--o", "human"],
+                        "b2\na1\nc3\na2\nb1\na3\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1] == "result: O won"
+
+
+def test_module_without_arguments_plays():
+    result = run_module([], "b2\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines()[-1].startswith("result: ")
