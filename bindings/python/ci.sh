@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bindings/python/ci.sh - builds the Python package as a user would (pip, a fresh venv), checks what it installs, runs its pytest suite and the benchmark.
-# Usage: bindings/python/ci.sh [--no-bench] [WORK_DIR]   (WORK_DIR: default a temporary one, removed after)
+# Usage: [C_BENCH=build/tests/bench/ttt-bench] bindings/python/ci.sh [--no-bench] [WORK_DIR]
+#   (WORK_DIR: default a temporary one, removed after; C_BENCH relative to the source root)
 # Needs Debian's python3-venv, python3-pip, python3-mesonpy and python3-pytest; offline.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -75,5 +76,7 @@ cd "$work"
 
 if [ "$bench" = 1 ]; then
   echo "== python: benchmark (figures for README)"
-  "$venv_python" "$root/tests/bench/bench_python.py"
+  # C_BENCH: a ttt-bench program, for the C library's own games/s.
+  "$venv_python" "$root/tests/bench/bench_python.py" \
+    ${C_BENCH:+--c-bench "$(cd "$root" && realpath "$C_BENCH")"}
 fi

@@ -7,8 +7,9 @@ Usage: python3 tests/bench/bench_python.py [--quick] [--c-bench PATH/TO/ttt-benc
    declared with argtypes (as ctypes code usually is), and without (the
    fastest ctypes calls there are). Goal: within 1.5x.
 2. Game.random_playouts against ttt_random_playouts called through bare
-   ctypes, and, with --c-bench, against ttt-bench's C figure for random 3x3
-   games (one per call). Goal: within 1.1x of the C games/s.
+   ctypes and, with --c-bench, against ttt-bench's own C timing of
+   ttt_random_playouts (its "playouts" rows). Goal: within 1.1x of the C
+   games/s.
 
 The machine may be shared: every figure is the best of many short samples,
 the two sides of a comparison taken in turn, so a busy moment hits both.
@@ -80,50 +81,56 @@ def play_undo(args):
           % (wrapped_ns, wrapped_ns / bare_ns, wrapped_ns / untyped_ns))
 
 
-def c_bench_games_per_s(path):
-    """ttt-bench's figure for random 3x3 games, one ttt_random_playout a call."""
-    out = subprocess.run([path, "--filter", "playout"], capture_output=True,
-                         text=True, check=True).stdout
+# Boards as ttt-bench's playouts rows name them: (N, K, games per call).
+PLAYOUT_BOARDS = [(3, 3, 50000), (4, 4, 30000), (7, 4, 1000)]
+
+
+def c_bench_rates(path, quick):
+    """ttt-bench's games/s for ttt_random_playouts, by (N, K), timed in C."""
+    command = [path, "--csv"] + (["--quick"] if quick else []) + ["playouts"]
+    out = subprocess.run(command, capture_output=True, text=True, check=True).stdout
+    rates = {}
     for line in out.splitlines():
-        match = re.match(r"\s*playout\s+n=3\b.*?([0-9.e+]+)\s+games/s", line)
+        match = re.match(r"playouts,N=(\d+) K=(\d+),([0-9.e+]+),games/s$", line)
         if match:
-            return float(match.group(1))
-    return None
+            rates[int(match.group(1)), int(match.group(2))] = float(match.group(3))
+    return rates
 
 
 def playouts(args):
-    game = ttt.Game(3)
-    lib, handle = ttt._lib, game._handle
-    games = 20000 if args.quick else 200000
-    counts = (ctypes.c_uint64 * 4)()
-    seed = ctypes.c_uint64(1)
+    c_rates = c_bench_rates(args.c_bench, args.quick) if args.c_bench else {}
+    for n, k, games in PLAYOUT_BOARDS:
+        if args.quick:
+            games //= 10
+        game = ttt.Game(n, k)
+        lib, handle = ttt._lib, game._handle
+        counts = (ctypes.c_uint64 * 4)()
+        seed = ctypes.c_uint64(1)
 
-    def bare():
-        start = time.perf_counter()
-        lib.ttt_random_playouts(handle, ctypes.byref(seed), games, counts)
-        return games / (time.perf_counter() - start)
+        def bare():
+            start = time.perf_counter()
+            lib.ttt_random_playouts(handle, ctypes.byref(seed), games, counts)
+            return (time.perf_counter() - start) / games
 
-    py_seed = ttt.Seed(1)
-    results = []
+        py_seed = ttt.Seed(1)
+        results = []
 
-    def wrapped():
-        start = time.perf_counter()
-        results.append(game.random_playouts(py_seed, games))
-        return games / (time.perf_counter() - start)
+        def wrapped():
+            start = time.perf_counter()
+            results.append(game.random_playouts(py_seed, games))
+            return (time.perf_counter() - start) / games
 
-    # Best = highest games/s: time per game, then inverted.
-    bare_rate, wrapped_rate = (1 / t for t in best_of(
-        3 if args.quick else 15, lambda: 1 / bare(), lambda: 1 / wrapped()))
-    if any(sum(r) != games for r in results):
-        sys.exit("random_playouts lost games")
-    print("random_playouts 3x3  bare ctypes  %12.0f games/s" % bare_rate)
-    print("random_playouts 3x3  Game method  %12.0f games/s  (%.3fx slower than bare ctypes; goal <= 1.1x)"
-          % (wrapped_rate, bare_rate / wrapped_rate))
-    if args.c_bench:
-        c_rate = c_bench_games_per_s(args.c_bench)
+        bare_s, wrapped_s = best_of(3 if args.quick else 41, bare, wrapped)
+        if any(sum(r) != games for r in results):
+            sys.exit("random_playouts lost games")
+        line = ("random_playouts N=%d K=%d  bare ctypes %10.0f games/s  "
+                "Game.random_playouts %10.0f games/s (%.3fx the time)"
+                % (n, k, 1 / bare_s, 1 / wrapped_s, wrapped_s / bare_s))
+        c_rate = c_rates.get((n, k))
         if c_rate:
-            print("random playout 3x3   C ttt-bench  %12.0f games/s  (one game a call; "
-                  "Game.random_playouts plays %.2fx as many)" % (c_rate, wrapped_rate / c_rate))
+            line += "  C ttt-bench %10.0f games/s (%.3fx the time; goal <= 1.1x)" % (
+                c_rate, c_rate * wrapped_s)
+        print(line)
 
 
 def main():
