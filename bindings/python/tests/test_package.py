@@ -209,3 +209,49 @@ def test_module_without_arguments_plays():
     result = run_module([], "b2\n")
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[-1].startswith("result: ")
+
+
+# -- exceptions --------------------------------------------------------------
+
+ERROR_CLASSES = {
+    ttt.E_INVALID: ttt.TttError, ttt.E_NOMEM: ttt.TttError, ttt.E_SIZE: ttt.SizeError,
+    ttt.E_MARK: ttt.MarkError, ttt.E_OFF_BOARD: ttt.OffBoardError,
+    ttt.E_OCCUPIED: ttt.OccupiedError, ttt.E_WRONG_TURN: ttt.WrongTurnError,
+    ttt.E_GAME_OVER: ttt.GameOverError, ttt.E_NO_UNDO: ttt.NoUndoError,
+    ttt.E_NO_REDO: ttt.NoRedoError, ttt.E_RULE: ttt.RuleError,
+    ttt.E_RULES_LOCKED: ttt.RuleError, ttt.E_PARSE: ttt.ParseError,
+    ttt.E_BUFFER: ttt.TttError, ttt.E_NO_LINE: ttt.TttError, ttt.E_RANGE: ttt.TttError,
+    ttt.E_STALE: ttt.StaleError, ttt.E_BUDGET: ttt.BudgetError,
+    ttt.E_OVERFLOW: ttt.TttError,
+}
+
+
+def test_every_status_code_has_its_exception_class():
+    assert set(ERROR_CLASSES) == set(ttt.Status) - {ttt.OK}
+    for code, cls in ERROR_CLASSES.items():
+        error = ttt._error(ttt._lib, code)
+        assert type(error) is cls and error.code == code
+        illegal = code in (ttt.E_MARK, ttt.E_OFF_BOARD, ttt.E_OCCUPIED,
+                           ttt.E_WRONG_TURN, ttt.E_GAME_OVER)
+        assert isinstance(error, ttt.IllegalMoveError) == illegal
+
+
+def test_budget_error_from_a_real_search():
+    game = ttt.Game(4)
+    with pytest.raises(ttt.BudgetError) as caught:
+        game.best_move(ttt.BotLevel.PERFECT, node_budget=1)
+    assert caught.value.code == ttt.E_BUDGET and game.ply == 0
+
+
+def test_malformed_record_reports_its_offset():
+    record = "ttt/1 n=3 k=3 rules=classic moves=b2,zz\n"
+    with pytest.raises(ttt.ParseError) as caught:
+        ttt.Game.load(record)
+    # "zz" is a column with no row: the first bad byte is the newline after it.
+    assert caught.value.offset == record.index("zz") + 2
+    with pytest.raises(ttt.ParseError) as caught:
+        ttt.Game.load("ttt/2 n=3 k=3 rules=classic moves=-\n")
+    assert caught.value.offset == 4
+    with pytest.raises(ttt.OccupiedError) as caught:
+        ttt.Game.load("ttt/1 n=3 k=3 rules=classic moves=b2,b2\n")
+    assert caught.value.offset == len("ttt/1 n=3 k=3 rules=classic moves=b2,")
