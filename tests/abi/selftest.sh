@@ -77,7 +77,10 @@ variant solution-append pass
 # 2. A parameter's type changes (int -> long) in header and definition alike.
 copy_tree "$work/param-type"
 edit "$work/param-type/include/ttt.h" "s.replace('ttt_strerror(int status)', 'ttt_strerror(long status)')"
-edit "$work/param-type/src/game.c" "s.replace('ttt_strerror(int status)', 'ttt_strerror(long status)')"
+# The source file that defines ttt_strerror, wherever it lives now.
+def=$(cd "$work/param-type" && grep -l 'ttt_strerror(int status)' src/*.c | head -n 1)
+[ -n "$def" ] || { echo "selftest: no definition of ttt_strerror(int status) in src/"; exit 1; }
+edit "$work/param-type/$def" "s.replace('ttt_strerror(int status)', 'ttt_strerror(long status)')"
 variant param-type fail
 
 # 3. A 1.1 symbol dropped from the linker map is no longer exported. Its
@@ -92,7 +95,7 @@ variant map-removal fail
 copy_tree "$work/addition"
 edit "$work/addition/include/ttt.h" \
   "s.replace('#ifdef __cplusplus\n}', 'TTT_API int ttt_abi_probe(int value);\n\n#ifdef __cplusplus\n}', 1)"
-cat >>"$work/addition/src/game.c" <<'C'
+cat >>"$work/addition/$def" <<'C'
 
 int ttt_abi_probe(int value)
 {
