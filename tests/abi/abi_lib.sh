@@ -1,5 +1,6 @@
 # abi_lib.sh - shell functions shared by the ABI scripts: build the shared library with debug info, dump its ABI.
 # Sourced, not run.
+# shellcheck shell=sh
 
 # build_shared_library SOURCE_DIR BUILD_DIR: prints the path of libttt.so.
 # Debug info is what lets libabigail see parameter types and struct layouts.

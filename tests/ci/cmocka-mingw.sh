@@ -14,7 +14,9 @@ rm -rf "$work"
 mkdir -p "$work" "$prefix/lib/pkgconfig" "$prefix/include"
 (cd "$work" && apt-get source --download-only -q cmocka >apt-source.log 2>&1) ||
   { cat "$work/apt-source.log" >&2; echo "apt-get source cmocka failed: is a deb-src line configured?" >&2; exit 1; }
-tar -xf "$(ls "$work"/cmocka_*.orig.tar.* | grep -v "\.asc$" | head -n 1)" -C "$work"
+for tarball in "$work"/cmocka_*.orig.tar.*; do
+  case $tarball in *.asc) ;; *) tar -xf "$tarball" -C "$work" ;; esac
+done
 src=$(echo "$work"/cmocka-*/)
 version=$(basename "$src" | sed 's/^cmocka-//')
 
