@@ -10,12 +10,13 @@ build_shared_library() {
   # `tests` became a feature option in 1.2; released trees have a boolean.
   if grep -q "'tests', *type: *'feature'" "$1/meson_options.txt"; then no_tests=disabled; else no_tests=false; fi
   meson setup "$2" "$1" -Ddefault_library=shared -Dbuildtype=debug -Dtests=$no_tests \
-    -Dc_args=-g >"$2.setup.log" 2>&1 || { cat "$2.setup.log" >&2; return 1; }
+    -Dc_args=-g >"$2.setup.log" 2>&1 || { cat "$2.setup.log" >&2; rm -f "$2.setup.log"; return 1; }
+  mv "$2.setup.log" "$2/setup.log"
   # Only the shared library: the ABI is its, whatever the programs do.
   target=$(ninja -C "$2" -t targets all |
     sed -n 's/^\(libttt\.so\.[0-9.]*[0-9]\): .*LINKER.*/\1/p' | head -n 1)
   [ -n "$target" ] || { echo "no libttt.so target in $2" >&2; return 1; }
-  ninja -C "$2" "$target" >"$2.ninja.log" 2>&1 || { cat "$2.ninja.log" >&2; return 1; }
+  ninja -C "$2" "$target" >"$2/ninja.log" 2>&1 || { cat "$2/ninja.log" >&2; return 1; }
   echo "$2/$target"
 }
 
