@@ -7,11 +7,11 @@
 
 /* TTT_THREADS gives every game its own lock. It is on unless a build says
  * otherwise (-DTTT_THREADS=0, or the meson option threads=false), so
- * compiling the sources by hand keeps the header's thread-safety promise. The lock needs
- * C11 <stdatomic.h> only; a waiter yields the CPU through the platform's
- * call: SwitchToThread on Windows, sched_yield on POSIX, C11 thrd_yield
- * elsewhere where <threads.h> exists, else it spins. <threads.h> is never
- * required: macOS, MSVC, mingw and older Android lack it. */
+ * compiling the sources by hand keeps the header's thread-safety promise.
+ * The lock needs C11 <stdatomic.h> only; a waiter yields the CPU through the
+ * platform's call: SwitchToThread on Windows, sched_yield on POSIX, C11
+ * thrd_yield elsewhere where <threads.h> exists, else it spins. <threads.h>
+ * is never required: macOS, MSVC, mingw and older Android lack it. */
 #ifndef TTT_THREADS
 #define TTT_THREADS 1
 #endif
