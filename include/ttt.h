@@ -29,11 +29,30 @@
 extern "C" {
 #endif
 
-/* TTT_API marks exported functions; the shared library exports nothing else. */
-#if defined(_WIN32) && defined(TTT_BUILDING_DLL)
+/*
+ * Platforms and ABI. libttt is C11 with <stdatomic.h> (for the per-game
+ * lock; see ttt_game) and needs nothing else: no <threads.h>, no POSIX
+ * threads, no allocator but the one given. It builds and passes its tests
+ * on Linux (x86_64, i386, aarch64, s390x: 32- and 64-bit, little- and
+ * big-endian) and Windows (mingw-w64). Within major version 1 the ABI only
+ * grows: a released function keeps its symbol (versioned LIBTTT_1.x on
+ * ELF), parameters and return type, and a released struct below keeps its
+ * size and field offsets; ttt_game stays opaque and may change inside.
+ *
+ * TTT_API marks exported functions; the shared library exports nothing else.
+ * Windows: libttt's meson build defines TTT_BUILDING_DLL for the DLL's own
+ * sources only. A program linking the static library needs no define; one
+ * using the DLL may define TTT_USING_DLL (dllimport, one indirection less)
+ * and works without it too.
+ */
+#if defined(_WIN32) || defined(__CYGWIN__)
+#if defined(TTT_BUILDING_DLL)
 #define TTT_API __declspec(dllexport)
-#elif defined(_WIN32) && defined(TTT_USING_DLL)
+#elif defined(TTT_USING_DLL)
 #define TTT_API __declspec(dllimport)
+#else
+#define TTT_API
+#endif
 #elif defined(__GNUC__) && __GNUC__ >= 4
 #define TTT_API __attribute__((visibility("default")))
 #else
@@ -112,8 +131,12 @@ TTT_API const char *ttt_strerror(int status);
  * Thread safety: every function may be called on the same game from any
  * number of threads at once; each game has its own lock, so a move is applied
  * whole or not at all and readers never see half of one. Different games
- * share nothing and never contend. (A build with the meson option
- * threads=false drops the lock: then one thread at a time per game.)
+ * share nothing and never contend. The lock is a C11 atomic_flag spin lock
+ * whose waiters yield the CPU (SwitchToThread on Windows, sched_yield on
+ * POSIX, thrd_yield elsewhere where C11 threads exist). It is on in every
+ * build, including the files of src/ compiled by hand with cc -std=c11
+ * -Iinclude -c, unless the build says otherwise: the meson option threads=false
+ * or -DTTT_THREADS=0 drops it, and then one thread at a time per game.
  * ttt_game_free must not race with other calls on the same game. */
 typedef struct ttt_game ttt_game;
 

@@ -5,11 +5,38 @@
 #include "ttt.h"
 #include "board.h"
 
-/* TTT_THREADS (the meson option `threads`) gives every game its own lock. */
+/* TTT_THREADS gives every game its own lock. It is on unless a build says
+ * otherwise (-DTTT_THREADS=0, or the meson option threads=false), so
+ * compiling the sources by hand keeps the header's thread-safety promise.
+ * The lock needs C11 <stdatomic.h> only; a waiter yields the CPU through the
+ * platform's call: SwitchToThread on Windows, sched_yield on POSIX, C11
+ * thrd_yield elsewhere where <threads.h> exists, else it spins. <threads.h>
+ * is never required: macOS, MSVC, mingw and older Android lack it. */
+#ifndef TTT_THREADS
+#define TTT_THREADS 1
+#endif
+
 #if TTT_THREADS
+#if defined(__STDC_NO_ATOMICS__)
+#error "libttt's per-game lock needs C11 <stdatomic.h>; build with -DTTT_THREADS=0 for one thread per game"
+#endif
 #include <stdatomic.h>
-#if !defined(__STDC_NO_THREADS__)
+#if defined(_WIN32)
+/* Declared here rather than through <windows.h>, whose macros (near, far,
+ * min, max) would leak into every source file. kernel32 is always linked. */
+__declspec(dllimport) int __stdcall SwitchToThread(void);
+#define TTT__YIELD() ((void)SwitchToThread())
+#elif defined(__unix__) || defined(__APPLE__)
+#include <sched.h>
+#define TTT__YIELD() ((void)sched_yield())
+#elif !defined(__STDC_NO_THREADS__) && defined(__has_include)
+#if __has_include(<threads.h>)
 #include <threads.h>
+#define TTT__YIELD() thrd_yield()
+#endif
+#endif
+#ifndef TTT__YIELD
+#define TTT__YIELD() ((void)0) /* no yield call known here: spin */
 #endif
 #endif
 
@@ -43,11 +70,8 @@ static inline void ttt__lock(const ttt_game *game)
 {
 #if TTT_THREADS
     atomic_flag *lock = &((ttt_game *)game)->lock;
-    while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire)) {
-#if !defined(__STDC_NO_THREADS__)
-        thrd_yield();
-#endif
-    }
+    while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
+        TTT__YIELD();
 #else
     (void)game;
 #endif

@@ -1,42 +1,39 @@
 #!/bin/sh
-# check_abi.sh - compares a fresh shared build's ABI with the committed baseline (libttt.abi); --update rewrites it.
-# usage: tests/abi/check_abi.sh BUILD_DIR [--update]
+# check_abi.sh - compares a fresh shared build's ABI with the baseline of every released minor version (libttt-*.abi); only additions pass.
+# usage: tests/abi/check_abi.sh BUILD_DIR [SOURCE_DIR]   (SOURCE_DIR defaults to this tree)
 set -eu
-top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$(cd "$(dirname "$0")" && pwd)
 build=$1
-baseline="$top/tests/abi/libttt.abi"
+src=$(cd "${2:-$here/../..}" && pwd)
+. "$here/abi_lib.sh"
 
-rm -rf "$build"
-meson setup "$build" "$top" -Ddefault_library=shared -Dbuildtype=debug -Dtests=false >/dev/null
-# Only the shared library: the ABI is its, whatever the programs do.
-target=$(ninja -C "$build" -t targets all | sed -n 's/^\(libttt\.so\.[0-9.]*[0-9]\): .*LINKER.*/\1/p' | head -n 1)
-ninja -C "$build" "$target" >"$build/ninja.log" || { cat "$build/ninja.log"; exit 1; }
-lib="$build/$target"
+lib=$(build_shared_library "$src" "$build")
+dump_abi "$lib" "$build/current.abi"
 
-if [ "${2:-}" = "--update" ]; then
-  # No source locations or build paths: the baseline names no machine.
-  abidw --headers-dir "$top/include" --no-corpus-path --no-show-locs \
-    --no-comp-dir-path --out-file "$baseline" "$lib"
-  echo "wrote $baseline"
-  exit 0
-fi
-
-# abidiff's status is a bit mask: 1/2 = an error, 4 = the ABI changed,
-# 8 = a change it knows is incompatible. libabigail counts a changed return
-# or parameter type as 4 only, so read its summary too: any function or
-# variable removed or changed fails; only additions pass.
-set +e
-abidiff --headers-dir2 "$top/include" "$baseline" "$lib" >"$build/abidiff.txt"
-status=$?
-set -e
-cat "$build/abidiff.txt"
-if [ $((status & 11)) -ne 0 ] ||
-   grep -Eq "summary: [1-9][0-9]* Removed|, [1-9][0-9]* Changed" "$build/abidiff.txt"; then
-  echo "ABI check: a released function or type changed (abidiff status $status)"
-  echo "0 passed, 1 failed"
-  exit 1
-fi
-if [ $((status & 4)) -ne 0 ]; then
-  echo "ABI check: compatible additions since the baseline (run with --update when releasing)"
-fi
-echo "ABI check: 1 passed, 0 failed"
+passed=0
+failed=0
+for baseline in "$here"/libttt-*.abi; do
+  name=$(basename "$baseline" .abi)
+  # abidiff's status is a bit mask: 1/2 = an error, 4 = the ABI changed,
+  # 8 = a change it knows is incompatible. libabigail counts a changed
+  # parameter type or struct layout as 4 only, so its summary is read too:
+  # any function or variable removed or changed fails; additions pass.
+  set +e
+  abidiff --suppressions "$here/private.suppr" "$baseline" "$build/current.abi" \
+    >"$build/abidiff-$name.txt" 2>&1
+  status=$?
+  set -e
+  if [ $((status & 11)) -ne 0 ] ||
+     grep -Eq "summary: [1-9][0-9]* Removed|, [1-9][0-9]* Changed|[1-9][0-9]* Removed function symbol|[1-9][0-9]* Removed variable symbol" \
+       "$build/abidiff-$name.txt"; then
+    cat "$build/abidiff-$name.txt"
+    echo "ABI check against $name: FAILED (abidiff status $status): a released function or type changed or went missing"
+    failed=$((failed + 1))
+  else
+    added=$(grep -Eo "[0-9]+ Added functions?" "$build/abidiff-$name.txt" | head -n 1 || true)
+    echo "ABI check against $name: ok${added:+ ($added)}"
+    passed=$((passed + 1))
+  fi
+done
+echo "ABI check: $passed passed, $failed failed"
+[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]

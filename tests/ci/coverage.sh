@@ -6,7 +6,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build-coverage}
 # Unoptimised, so each line and branch in the report is one in the source.
 [ -f "$build/build.ninja" ] ||
-  meson setup "$build" "$root" -Db_coverage=true -Dbuildtype=debug >/dev/null
+  meson setup "$build" "$root" --werror -Db_coverage=true -Dbuildtype=debug >/dev/null
 find "$build" -name '*.gcda' -delete
 meson test -C "$build" --print-errorlogs --no-suite demos --no-suite fuzz
 cd "$root"

@@ -5,7 +5,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-build-tsan}
 [ -f "$build/build.ninja" ] ||
-  meson setup "$build" "$root" -Db_sanitize=thread -Db_lundef=false >/dev/null
+  meson setup "$build" "$root" --werror -Db_sanitize=thread -Db_lundef=false >/dev/null
 ninja -C "$build" tests/test_threads >/dev/null
 # Several runs: each one sees different interleavings of the same threads.
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \

@@ -8,7 +8,7 @@ seconds=${2:?usage: run.sh BUILD_DIR SECONDS}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 
 if [ ! -f "$build/build.ninja" ]; then
-  CC=clang meson setup "$build" "$src" -Dfuzz=true \
+  CC=clang meson setup "$build" "$src" --werror -Dfuzz=true \
     -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
 fi
 ninja -C "$build" tests/fuzz/fuzz_load tests/fuzz/fuzz_api
