@@ -5,13 +5,19 @@
 //! Both sides play for the side to move (ttt_play_next) at the same cells of
 //! a 15x15 board with five in a row, then undo; the rounds alternate so both
 //! see the same machine, and the best round of each is reported.
-use std::hint::black_box;
 use std::os::raw::c_int;
 use std::time::Instant;
 
 use ttt::{sys, Game};
 
 const SIZE: usize = 15;
+
+/// Keeps the optimiser from folding a value away (std::hint::black_box
+/// needs Rust 1.66; Debian 12 ships 1.63).
+fn black_box<T: Copy>(value: T) -> T {
+    // SAFETY: reads a valid, initialised local.
+    unsafe { std::ptr::read_volatile(&value) }
+}
 
 fn cells() -> Vec<(usize, usize)> {
     // A fixed scatter of cells so the branch predictor sees no single cell.

@@ -118,8 +118,9 @@ unsafe extern "C" fn listener_trampoline(user: *mut c_void, event: *const sys::t
     // removal and Drop take &mut Game, so no call is running). event is
     // valid during this call.
     let listener = unsafe { &*(user as *const Listener) };
-    let Some(event) = Event::from_raw(unsafe { &*event }) else {
-        return;
+    let event = match Event::from_raw(unsafe { &*event }) {
+        Some(event) => event,
+        None => return,
     };
     if let Err(payload) = panic::catch_unwind(AssertUnwindSafe(|| (listener.callback)(&event))) {
         LISTENER_PANIC.with(|slot| {

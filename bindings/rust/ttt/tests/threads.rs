@@ -29,7 +29,7 @@ fn eight_threads_share_one_game() {
                 let mut applied = 0usize;
                 for round in 0..ROUNDS {
                     let result = match (round + t as usize) % 7 {
-                        0 | 1 | 2 => match game.random_move(&mut seed) {
+                        0..=2 => match game.random_move(&mut seed) {
                             Ok((row, col)) => game.play(row, col).map(drop),
                             Err(e) => Err(e),
                         },
