@@ -112,7 +112,7 @@ thread_local! {
     static LISTENER_PANIC: RefCell<Option<Box<dyn Any + Send>>> = const { RefCell::new(None) };
 }
 
-unsafe extern "C" fn listener_trampoline(user: *mut c_void, event: *const sys::ttt_event) {
+extern "C" fn listener_trampoline(user: *mut c_void, event: *const sys::ttt_event) {
     // SAFETY: user is the Listener that set_listener installed; the Game
     // owns it and drops it only after the C side has forgotten it (listener
     // removal and Drop take &mut Game, so no call is running). event is
