@@ -98,7 +98,12 @@ fn run(mut command: Command, what: &str) -> Output {
 /// the sources as they are split or renamed, with nothing to keep in sync.
 fn c_sources(dir: &Path) -> Vec<PathBuf> {
     let entries = fs::read_dir(dir).unwrap_or_else(|e| {
-        panic!("ttt-sys: the C sources are missing ({}: {e})", dir.display())
+        panic!(
+            "ttt-sys: the C sources are missing ({}: {e}); in a git checkout, \
+             libttt/src and libttt/include are symbolic links to the repository's \
+             src/ and include/ (on Windows: git config core.symlinks true)",
+            dir.display()
+        )
     });
     let mut sources: Vec<PathBuf> = entries
         .map(|entry| entry.expect("readable source directory").path())

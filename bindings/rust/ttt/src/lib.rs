@@ -67,6 +67,7 @@ impl Mark {
     }
 
     /// The C value: `TTT_X` or `TTT_O`.
+    #[inline]
     pub fn raw(self) -> c_int {
         match self {
             Mark::X => sys::TTT_X,
@@ -142,6 +143,7 @@ impl State {
     }
 
     /// The state from an int the library returned: always one of the four.
+    #[inline]
     fn from_library(raw: c_int) -> State {
         State::from_raw(raw).unwrap_or_else(|| panic!("libttt returned the unknown state {raw}"))
     }
@@ -168,11 +170,13 @@ impl Rule {
 
 /// An index as a C int; values too large for one stay out of range there
 /// (the library then answers `OffBoard` or `Range`).
+#[inline]
 pub(crate) fn to_c(value: usize) -> c_int {
     c_int::try_from(value).unwrap_or(c_int::MAX)
 }
 
 /// A C int the library promises is not negative (a row, a count) as usize.
+#[inline]
 pub(crate) fn from_c(value: c_int) -> usize {
     usize::try_from(value).unwrap_or_else(|_| panic!("libttt returned {value} for a count"))
 }
