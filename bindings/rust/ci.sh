@@ -40,8 +40,7 @@ fi
 
 echo "-- the packaged ttt-sys holds every C source and the header, and builds on its own"
 listed=$(cargo package --offline --no-verify --allow-dirty -p ttt-sys --list)
-for file in "$root"/src/*.c "$root"/src/*.h "$root"/include/ttt.h; do
-  rel=${file#"$root"/}
+for rel in $(cd "$root" && find src include -type f -name '*.[ch]'); do
   grep -qx "libttt/$rel" <<<"$listed" || { echo "ci.sh: the ttt-sys package lacks $rel" >&2; exit 1; }
 done
 cargo package --offline --no-verify --allow-dirty -p ttt-sys

@@ -94,21 +94,30 @@ fn run(mut command: Command, what: &str) -> Output {
     output
 }
 
-/// Every `*.c` directly in the source directory, sorted: the list follows
-/// the sources as they are split or renamed, with nothing to keep in sync.
+/// Every `*.c` in the source directory and its subdirectories, sorted: the
+/// list follows the sources as they are split or renamed, with nothing to
+/// keep in sync.
 fn c_sources(dir: &Path) -> Vec<PathBuf> {
-    let entries = fs::read_dir(dir).unwrap_or_else(|e| {
-        panic!(
-            "ttt-sys: the C sources are missing ({}: {e}); in a git checkout, \
-             libttt/src and libttt/include are symbolic links to the repository's \
-             src/ and include/ (on Windows: git config core.symlinks true)",
-            dir.display()
-        )
-    });
-    let mut sources: Vec<PathBuf> = entries
-        .map(|entry| entry.expect("readable source directory").path())
-        .filter(|path| path.extension().map_or(false, |ext| ext == "c"))
-        .collect();
+    let mut sources = Vec::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(dir) = pending.pop() {
+        let entries = fs::read_dir(&dir).unwrap_or_else(|e| {
+            panic!(
+                "ttt-sys: the C sources are missing ({}: {e}); in a git checkout, \
+                 libttt/src and libttt/include are symbolic links to the repository's \
+                 src/ and include/ (on Windows: git config core.symlinks true)",
+                dir.display()
+            )
+        });
+        for entry in entries {
+            let path = entry.expect("a readable source directory").path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().map_or(false, |ext| ext == "c") {
+                sources.push(path);
+            }
+        }
+    }
     sources.sort();
     if sources.is_empty() {
         panic!("ttt-sys: no C sources in {}", dir.display());
@@ -173,7 +182,10 @@ fn build_bundled() {
     let mut objects = Vec::new();
     let mut running: Vec<(PathBuf, Child)> = Vec::new();
     for source in &sources {
-        let stem = source.file_stem().expect("a file name").to_string_lossy();
+        // Named by the path under the source directory, so a.c and sub/a.c
+        // do not collide.
+        let relative = source.strip_prefix(&source_dir).expect("a path under the sources");
+        let stem = relative.with_extension("").to_string_lossy().replace(['/', '\\'], "_");
         let object = obj_dir.join(format!("{stem}.o"));
         let mut command = command_from(&compiler);
         command
