@@ -63,5 +63,24 @@ fn main() {
     }
 }
 RUST
+# A dependant that compiles C against the header ttt-sys hands on through
+# `links = "ttt"` and cargo:include (DEP_TTT_INCLUDE).
+cat > "$work/app-sys/build.rs" <<'RUST'
+//! build.rs - compiles a C file against the ttt.h that ttt-sys names.
+use std::{env, fs, path::Path, process::Command};
+fn main() {
+    let include = env::var("DEP_TTT_INCLUDE").expect("ttt-sys sets cargo:include");
+    let out = env::var("OUT_DIR").unwrap();
+    let probe = Path::new(&out).join("probe.c");
+    fs::write(&probe, "#include \"ttt.h\"\nint probe(void);\nint probe(void) { return TTT_VERSION_NUMBER >= 10200 ? 0 : 1; }\n").unwrap();
+    let cc = env::var("CC").unwrap_or_else(|_| "cc".to_string());
+    let status = Command::new(cc)
+        .args(["-std=c11", "-Wall", "-Werror", "-fsyntax-only", "-I", &include])
+        .arg(&probe)
+        .status()
+        .unwrap();
+    assert!(status.success(), "C against {include}/ttt.h");
+}
+RUST
 (cd "$work/app-sys" && cargo run --offline --quiet) | grep -qx 'state 1, ply 5'
 echo "outside crates: ok"

@@ -475,7 +475,7 @@ impl Drop for Game {
 }
 
 /// A copy through `ttt_game_clone` (not the listener); panics if the
-/// allocation fails, as `Vec`'s clone would abort. See [`Game::try_clone`].
+/// allocation fails, which [`Game::try_clone`] reports instead.
 impl Clone for Game {
     fn clone(&self) -> Game {
         self.try_clone()
