@@ -28,6 +28,13 @@ done
 echo "-- ttt-sys alone"
 cargo test --offline -p ttt-sys
 
+echo "-- a changed C file rebuilds the library"
+cargo build --offline -p ttt-sys
+first_source=$(cd "$root" && find src -name '*.c' | sort | head -n 1)
+touch "$root/$first_source"
+cargo build --offline -p ttt-sys -v 2>&1 | grep -q 'Running .*ttt-sys-[0-9a-f]*/build-script-build' ||
+  { echo "ci.sh: touching $first_source did not rerun ttt-sys's build script" >&2; exit 1; }
+
 echo "-- docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --offline --no-deps --workspace
 
