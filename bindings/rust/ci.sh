@@ -32,7 +32,9 @@ echo "-- a changed C file rebuilds the library"
 cargo build --offline -p ttt-sys
 first_source=$(cd "$root" && find src -name '*.c' | sort | head -n 1)
 touch "$root/$first_source"
-cargo build --offline -p ttt-sys -v 2>&1 | grep -q 'Running .*ttt-sys-[0-9a-f]*/build-script-build' ||
+# The log is read whole: grep -q would end the pipe early under pipefail.
+rebuild_log=$(cargo build --offline -p ttt-sys -v 2>&1)
+grep -q 'Running .*ttt-sys-[0-9a-f]*/build-script-build' <<<"$rebuild_log" ||
   { echo "ci.sh: touching $first_source did not rerun ttt-sys's build script" >&2; exit 1; }
 
 echo "-- docs (warnings are errors)"

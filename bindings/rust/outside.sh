@@ -82,5 +82,7 @@ fn main() {
     assert!(status.success(), "C against {include}/ttt.h");
 }
 RUST
-(cd "$work/app-sys" && cargo run --offline --quiet) | grep -qx 'state 1, ply 5'
+sys_out=$(cd "$work/app-sys" && cargo run --offline --quiet)
+echo "$sys_out"
+[ "$sys_out" = "state 1, ply 5" ]
 echo "outside crates: ok"
