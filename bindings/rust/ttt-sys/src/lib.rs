@@ -1,0 +1,391 @@
+//! ttt-sys - raw `extern "C"` declarations of libttt's public header, `ttt.h` (which documents every function).
+//!
+//! The build script compiles the bundled C sources into a static library
+//! and links it; with the `system` feature (or `TTT_SYS_USE_PKG_CONFIG=1`)
+//! it links an installed libttt found by pkg-config instead. Dependants that
+//! compile C against the header find its directory in `DEP_TTT_INCLUDE`.
+//!
+//! Everything here is `unsafe` to call and follows the C conventions: an
+//! `int` status (`TTT_OK` or a negative `TTT_E_*`), results through
+//! out-pointers. The safe API is the `ttt` crate.
+//!
+//! ```
+//! use std::ptr;
+//! let mut game = ptr::null_mut();
+//! // SAFETY: a valid out-pointer; the game is freed below and not used after.
+//! unsafe {
+//!     assert_eq!(ttt_sys::ttt_game_new(3, 0, &mut game), ttt_sys::TTT_OK);
+//!     let mut state = -1;
+//!     assert_eq!(ttt_sys::ttt_play_next(game, 1, 1, &mut state), ttt_sys::TTT_OK);
+//!     assert_eq!(state, ttt_sys::TTT_IN_PROGRESS);
+//!     assert_eq!(ttt_sys::ttt_to_move(game), ttt_sys::TTT_O);
+//!     ttt_sys::ttt_game_free(game);
+//! }
+//! ```
+#![allow(non_camel_case_types)]
+#![warn(missing_docs)]
+
+use std::os::raw::{c_char, c_int, c_void};
+
+// ---------------------------------------------------------------- version
+
+/// Major version of the header these declarations follow.
+pub const TTT_VERSION_MAJOR: c_int = 1;
+/// Minor version of the header these declarations follow.
+pub const TTT_VERSION_MINOR: c_int = 2;
+/// Patch version of the header these declarations follow.
+pub const TTT_VERSION_PATCH: c_int = 0;
+/// `MAJOR * 10000 + MINOR * 100 + PATCH`; compare with `ttt_version()`.
+pub const TTT_VERSION_NUMBER: c_int =
+    TTT_VERSION_MAJOR * 10000 + TTT_VERSION_MINOR * 100 + TTT_VERSION_PATCH;
+
+// -------------------------------------------------------------- constants
+
+/// An empty cell.
+pub const TTT_EMPTY: c_int = 0;
+/// The first player's mark.
+pub const TTT_X: c_int = 1;
+/// The second player's mark.
+pub const TTT_O: c_int = -1;
+
+/// The game goes on.
+pub const TTT_IN_PROGRESS: c_int = 0;
+/// X completed a line (in misère: O did).
+pub const TTT_X_WON: c_int = 1;
+/// O completed a line (in misère: X did).
+pub const TTT_O_WON: c_int = 2;
+/// Nobody can win any more.
+pub const TTT_DRAW: c_int = 3;
+
+/// Success.
+pub const TTT_OK: c_int = 0;
+/// NULL game or pointer, or a bad argument.
+pub const TTT_E_INVALID: c_int = -1;
+/// An allocation failed.
+pub const TTT_E_NOMEM: c_int = -2;
+/// Board size or win length out of range.
+pub const TTT_E_SIZE: c_int = -3;
+/// Mark is neither `TTT_X` nor `TTT_O`.
+pub const TTT_E_MARK: c_int = -4;
+/// Row or column outside the board.
+pub const TTT_E_OFF_BOARD: c_int = -5;
+/// The cell already holds a mark.
+pub const TTT_E_OCCUPIED: c_int = -6;
+/// It is the other player's turn.
+pub const TTT_E_WRONG_TURN: c_int = -7;
+/// The game has ended; undo to reopen it.
+pub const TTT_E_GAME_OVER: c_int = -8;
+/// No move to undo.
+pub const TTT_E_NO_UNDO: c_int = -9;
+/// No undone move to redo.
+pub const TTT_E_NO_REDO: c_int = -10;
+/// Unknown rule, or a value it does not take.
+pub const TTT_E_RULE: c_int = -11;
+/// Rules change only before the first move.
+pub const TTT_E_RULES_LOCKED: c_int = -12;
+/// A saved record or cell name is malformed.
+pub const TTT_E_PARSE: c_int = -13;
+/// The caller's buffer is too small.
+pub const TTT_E_BUFFER: c_int = -14;
+/// The game has no completed line.
+pub const TTT_E_NO_LINE: c_int = -15;
+/// An index (such as a ply) is out of range.
+pub const TTT_E_RANGE: c_int = -16;
+/// The request was made for another ply.
+pub const TTT_E_STALE: c_int = -17;
+/// A search ran out of its node budget.
+pub const TTT_E_BUDGET: c_int = -18;
+/// A count does not fit in 64 bits.
+pub const TTT_E_OVERFLOW: c_int = -19;
+
+/// Smallest board side.
+pub const TTT_MIN_SIZE: c_int = 3;
+/// Largest board side.
+pub const TTT_MAX_SIZE: c_int = 1024;
+
+/// Rule: completing a line loses. Value 0 or 1.
+pub const TTT_RULE_MISERE: c_int = 1;
+/// Rule: drawn as soon as no line can be completed. Value 0 or 1.
+pub const TTT_RULE_EARLY_DRAW: c_int = 2;
+
+/// Event kind: a move was played.
+pub const TTT_EVENT_PLAY: i32 = 1;
+/// Event kind: a move was undone.
+pub const TTT_EVENT_UNDO: i32 = 2;
+/// Event kind: an undone move was replayed.
+pub const TTT_EVENT_REDO: i32 = 3;
+/// Event kind: the game was reset.
+pub const TTT_EVENT_RESET: i32 = 4;
+
+/// Game value for the player to move: a loss.
+pub const TTT_VALUE_LOSS: i32 = -1;
+/// Game value for the player to move: a draw.
+pub const TTT_VALUE_DRAW: i32 = 0;
+/// Game value for the player to move: a win.
+pub const TTT_VALUE_WIN: i32 = 1;
+
+/// `ttt_solve` flag: find the value only (no plies, one best move).
+pub const TTT_SOLVE_VALUE_ONLY: c_int = 1;
+
+/// `ttt_best_move` level: a uniformly random empty cell.
+pub const TTT_BOT_RANDOM: c_int = 0;
+/// `ttt_best_move` level: heuristic search within a node budget.
+pub const TTT_BOT_STRONG: c_int = 1;
+/// `ttt_best_move` level: an optimal move of `ttt_solve`.
+pub const TTT_BOT_PERFECT: c_int = 2;
+
+// ------------------------------------------------------------------ types
+
+/// The opaque game (`struct ttt_game`): only ever behind a pointer.
+pub enum ttt_game {}
+
+/// A caller-supplied allocator (`struct ttt_allocator`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ttt_allocator {
+    /// Returns memory aligned for any object type, or NULL.
+    pub alloc: Option<unsafe extern "C" fn(user: *mut c_void, size: usize) -> *mut c_void>,
+    /// Releases what `alloc` returned.
+    pub dealloc: Option<unsafe extern "C" fn(user: *mut c_void, ptr: *mut c_void)>,
+    /// Passed to both unchanged.
+    pub user: *mut c_void,
+}
+
+/// What changed (`struct ttt_event`); written only by the library, new
+/// fields are only ever added at the end.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ttt_event {
+    /// `TTT_EVENT_*`.
+    pub kind: i32,
+    /// The mark placed (PLAY, REDO) or removed (UNDO); 0 for RESET.
+    pub mark: i32,
+    /// The cell's row, or -1 for RESET.
+    pub row: i32,
+    /// The cell's column, or -1 for RESET.
+    pub col: i32,
+    /// Moves on the board after the event.
+    pub ply: i32,
+    /// The game state after the event.
+    pub state: i32,
+}
+
+/// The listener's type: called after each applied change.
+pub type ttt_listener = Option<unsafe extern "C" fn(user: *mut c_void, event: *const ttt_event)>;
+
+/// The result of `ttt_solve` (`struct ttt_solution`): set `size` to
+/// `size_of::<ttt_solution>()` before the call.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ttt_solution {
+    /// The struct's size in bytes, set by the caller.
+    pub size: usize,
+    /// `TTT_VALUE_*` for the player to move.
+    pub value: i32,
+    /// Plies to the end under optimal play, or -1.
+    pub plies: i32,
+    /// Positions searched.
+    pub nodes: u64,
+    /// Proven lower bound of the value.
+    pub value_min: i32,
+    /// Proven upper bound of the value.
+    pub value_max: i32,
+}
+
+// -------------------------------------------------------------- functions
+
+extern "C" {
+    /// The linked library's version as `TTT_VERSION_NUMBER` would compute it.
+    pub fn ttt_version() -> c_int;
+    /// The linked library's version as a static string, e.g. "1.2.0".
+    pub fn ttt_version_string() -> *const c_char;
+    /// A static English message for any status, never NULL.
+    pub fn ttt_strerror(status: c_int) -> *const c_char;
+
+    /// Creates a game (one malloc) into `*out`.
+    pub fn ttt_game_new(size: c_int, win_length: c_int, out: *mut *mut ttt_game) -> c_int;
+    /// As `ttt_game_new` with the caller's allocator (NULL: malloc).
+    pub fn ttt_game_new_with(
+        size: c_int,
+        win_length: c_int,
+        alloc: *const ttt_allocator,
+        out: *mut *mut ttt_game,
+    ) -> c_int;
+    /// The bytes `ttt_game_init` needs, or 0 for an out-of-range size.
+    pub fn ttt_game_footprint(size: c_int, win_length: c_int) -> usize;
+    /// Builds a game inside caller memory (aligned like malloc's result).
+    pub fn ttt_game_init(
+        mem: *mut c_void,
+        mem_size: usize,
+        size: c_int,
+        win_length: c_int,
+        out: *mut *mut ttt_game,
+    ) -> c_int;
+    /// Releases a game; NULL is a no-op. Must not race with other calls.
+    pub fn ttt_game_free(game: *mut ttt_game);
+    /// An independent copy (not the listener), allocated like the original.
+    pub fn ttt_game_clone(game: *const ttt_game, out: *mut *mut ttt_game) -> c_int;
+    /// Empties the board, history and redo stack.
+    pub fn ttt_game_reset(game: *mut ttt_game) -> c_int;
+
+    /// Sets a rule, only while the history is empty.
+    pub fn ttt_game_set_rule(game: *mut ttt_game, rule: c_int, value: c_int) -> c_int;
+    /// Reads a rule's value.
+    pub fn ttt_game_get_rule(game: *const ttt_game, rule: c_int, value: *mut c_int) -> c_int;
+
+    /// Places `mark` at (row, col); `*state` (may be NULL) gets the new state.
+    pub fn ttt_play(
+        game: *mut ttt_game,
+        mark: c_int,
+        row: c_int,
+        col: c_int,
+        state: *mut c_int,
+    ) -> c_int;
+    /// `ttt_play` for the side to move, in one call and one lock (since 1.2).
+    pub fn ttt_play_next(game: *mut ttt_game, row: c_int, col: c_int, state: *mut c_int)
+        -> c_int;
+    /// `ttt_play` at the ply the caller believes current; retries succeed.
+    pub fn ttt_play_at(
+        game: *mut ttt_game,
+        ply: c_int,
+        mark: c_int,
+        row: c_int,
+        col: c_int,
+        state: *mut c_int,
+    ) -> c_int;
+    /// Takes back the last move.
+    pub fn ttt_undo(game: *mut ttt_game) -> c_int;
+    /// Replays the most recently undone move.
+    pub fn ttt_redo(game: *mut ttt_game) -> c_int;
+
+    /// `TTT_IN_PROGRESS` .. `TTT_DRAW`.
+    pub fn ttt_state(game: *const ttt_game) -> c_int;
+    /// The board side N.
+    pub fn ttt_size(game: *const ttt_game) -> c_int;
+    /// The win length K.
+    pub fn ttt_win_length(game: *const ttt_game) -> c_int;
+    /// Moves played so far.
+    pub fn ttt_ply(game: *const ttt_game) -> c_int;
+    /// Moves `ttt_redo` can replay.
+    pub fn ttt_redo_count(game: *const ttt_game) -> c_int;
+    /// `TTT_X` or `TTT_O`; `TTT_EMPTY` once the game is over.
+    pub fn ttt_to_move(game: *const ttt_game) -> c_int;
+    /// The mark at (row, col).
+    pub fn ttt_cell(game: *const ttt_game, row: c_int, col: c_int, mark: *mut c_int) -> c_int;
+    /// The move played at `ply` (0 is the first); out-pointers may be NULL.
+    pub fn ttt_move_at(
+        game: *const ttt_game,
+        ply: c_int,
+        mark: *mut c_int,
+        row: *mut c_int,
+        col: *mut c_int,
+    ) -> c_int;
+    /// The end cells of the line that ended the game.
+    pub fn ttt_winning_line(
+        game: *const ttt_game,
+        row0: *mut c_int,
+        col0: *mut c_int,
+        row1: *mut c_int,
+        col1: *mut c_int,
+    ) -> c_int;
+    /// Copies the board, row-major, one `int8_t` mark per cell.
+    pub fn ttt_board(
+        game: *const ttt_game,
+        cells: *mut i8,
+        capacity: usize,
+        len: *mut usize,
+    ) -> c_int;
+
+    /// Installs `listener` (None removes it); `user` is passed back unchanged.
+    pub fn ttt_set_listener(
+        game: *mut ttt_game,
+        listener: ttt_listener,
+        user: *mut c_void,
+    ) -> c_int;
+
+    /// Writes a cell's name ("b2") NUL-terminated into `buf`.
+    pub fn ttt_cell_name(
+        row: c_int,
+        col: c_int,
+        buf: *mut c_char,
+        capacity: usize,
+        len: *mut usize,
+    ) -> c_int;
+    /// Parses a cell name at the start of `text`.
+    pub fn ttt_parse_cell(
+        text: *const c_char,
+        len: usize,
+        row: *mut c_int,
+        col: *mut c_int,
+        used: *mut usize,
+    ) -> c_int;
+    /// Writes the game's one-line record, NUL-terminated.
+    pub fn ttt_game_save(
+        game: *const ttt_game,
+        buf: *mut c_char,
+        capacity: usize,
+        len: *mut usize,
+    ) -> c_int;
+    /// Parses a record of exactly `len` bytes into a new game.
+    pub fn ttt_game_load(
+        text: *const c_char,
+        len: usize,
+        alloc: *const ttt_allocator,
+        out: *mut *mut ttt_game,
+        error_offset: *mut usize,
+    ) -> c_int;
+
+    /// A uniformly random empty cell; `*seed` advances.
+    pub fn ttt_random_move(
+        game: *const ttt_game,
+        seed: *mut u64,
+        row: *mut c_int,
+        col: *mut c_int,
+    ) -> c_int;
+    /// Plays random moves until the game ends.
+    pub fn ttt_random_playout(game: *mut ttt_game, seed: *mut u64, state: *mut c_int) -> c_int;
+    /// Plays `games` random games on copies and counts their results.
+    pub fn ttt_random_playouts(
+        game: *const ttt_game,
+        seed: *mut u64,
+        games: u64,
+        results: *mut u64,
+    ) -> c_int;
+    /// Counts every game to its end or `depth` plies.
+    pub fn ttt_perft(
+        game: *const ttt_game,
+        depth: c_int,
+        table_bytes: usize,
+        counts: *mut u64,
+        by_length: *mut u64,
+        by_length_capacity: usize,
+        by_length_len: *mut usize,
+    ) -> c_int;
+    /// Counts the distinct positions within `depth` plies.
+    pub fn ttt_count_positions(
+        game: *const ttt_game,
+        depth: c_int,
+        table_bytes: usize,
+        counts: *mut u64,
+    ) -> c_int;
+    /// Solves the position exactly: value, plies and every optimal move.
+    pub fn ttt_solve(
+        game: *const ttt_game,
+        node_budget: u64,
+        table_bytes: usize,
+        flags: c_int,
+        out: *mut ttt_solution,
+        best: *mut i32,
+        best_capacity: usize,
+        best_len: *mut usize,
+    ) -> c_int;
+    /// The bot's move for the player to move.
+    pub fn ttt_best_move(
+        game: *const ttt_game,
+        level: c_int,
+        node_budget: u64,
+        seed: *mut u64,
+        row: *mut c_int,
+        col: *mut c_int,
+    ) -> c_int;
+}
