@@ -113,6 +113,7 @@ TTT_API const char *ttt_version_string(void);
 #define TTT_E_STALE (-17)       /* the request was made for another ply */
 #define TTT_E_BUDGET (-18)      /* a search ran out of its node budget */
 #define TTT_E_OVERFLOW (-19)    /* a count does not fit in 64 bits */
+#define TTT_E_NAME (-21)        /* a player name is too long, not UTF-8 or has control characters (since 1.2) */
 
 /* Board limits: 3 <= size <= TTT_MAX_SIZE and 3 <= win_length <= size. */
 #define TTT_MIN_SIZE 3
@@ -153,7 +154,8 @@ typedef struct ttt_allocator {
 /* Creates a game on a size x size board where win_length in a row wins
  * (0 means size: full rows, columns and diagonals). Classic rules: X moves
  * first, no early draw, completing a line wins.
- * Makes exactly one allocation (malloc); the game never allocates again.
+ * Makes exactly one allocation (malloc); the game never allocates again,
+ * but for the block of the first player name set (ttt_game_set_name).
  * Returns TTT_OK and sets *out, TTT_E_INVALID if out is NULL, TTT_E_SIZE
  * for a size or win length out of range, TTT_E_NOMEM. */
 TTT_API int ttt_game_new(int size, int win_length, ttt_game **out);
@@ -168,8 +170,10 @@ TTT_API size_t ttt_game_footprint(int size, int win_length);
 
 /* Builds a game inside caller memory of mem_size bytes (at least
  * ttt_game_footprint(size, win_length), aligned like malloc's result), for
- * hosts without a heap. The game never allocates. Release it with
- * ttt_game_free (which then frees nothing) before reusing the memory.
+ * hosts without a heap. The game never allocates (unless it is given a
+ * player name: see ttt_game_set_name). Release it with ttt_game_free
+ * (which then frees nothing but that name block) before reusing the
+ * memory.
  * Returns TTT_E_INVALID for NULL pointers or misaligned memory, TTT_E_SIZE,
  * or TTT_E_BUFFER if mem_size is too small. */
 TTT_API int ttt_game_init(void *mem, size_t mem_size, int size,
@@ -180,11 +184,13 @@ TTT_API void ttt_game_free(ttt_game *game);
 
 /* Makes an independent copy of game (board, rules, history and redo stack;
  * not the listener), allocated like the original (malloc for a game built
- * with ttt_game_init). One allocation. */
+ * with ttt_game_init). One allocation, and one more for the players' names
+ * if the game has a name block (see ttt_game_set_name). */
 TTT_API int ttt_game_clone(const ttt_game *game, ttt_game **out);
 
-/* Empties the board and the history (and the redo stack). Size, win length,
- * rules and listener are kept. Notifies the listener with TTT_EVENT_RESET. */
+/* Empties the board and the history (and the redo stack) and reopens a
+ * resigned or agreed game. Size, win length, rules, player names and
+ * listener are kept. Notifies the listener with TTT_EVENT_RESET. */
 TTT_API int ttt_game_reset(ttt_game *game);
 
 /* ------------------------------------------------------------------------ */
@@ -199,9 +205,19 @@ TTT_API int ttt_game_reset(ttt_game *game);
  * and O(win_length) otherwise. */
 #define TTT_RULE_EARLY_DRAW 2
 
-/* Sets a rule. Only while the history is empty (a new or reset game);
- * afterwards it returns TTT_E_RULES_LOCKED. TTT_E_RULE for an unknown rule
- * or a value outside 0..1. */
+/* Ply limit (since 1.2): the game is drawn when this many moves have been
+ * played without a result (a line, a full board or an early draw on the
+ * same move takes precedence). Value 0 (no limit, the default) or
+ * 1 .. size * size. Costs nothing per move. It is a rule of ttt_play,
+ * ttt_play_next, ttt_play_at, ttt_redo and ttt_game_load; the engine below
+ * (random playouts, perft, the solver and the bots) does not apply it yet:
+ * on a game with a limit they search and play as if there were none. */
+#define TTT_RULE_PLY_LIMIT 3
+
+/* Sets a rule. Only while the history is empty, the game open and nothing
+ * to redo (a new or reset game); afterwards it returns TTT_E_RULES_LOCKED.
+ * TTT_E_RULE for an unknown rule or a value outside 0..1 (0..size * size
+ * for TTT_RULE_PLY_LIMIT). */
 TTT_API int ttt_game_set_rule(ttt_game *game, int rule, int value);
 /* Reads a rule's value into *value. TTT_E_RULE for an unknown rule. */
 TTT_API int ttt_game_get_rule(const ttt_game *game, int rule, int *value);
@@ -236,12 +252,76 @@ TTT_API int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
 
 /* Takes back the last move exactly (cell, counters, turn and state); works
  * after a win or a draw and reopens the game. The move goes on the redo
- * stack. O(1) for win_length = size. TTT_E_NO_UNDO on an empty history. */
+ * stack. O(1) for win_length = size. TTT_E_NO_UNDO on an empty history.
+ * After a resignation or an agreed draw (since 1.2) it takes back that
+ * ending instead, not a move: the game is open again at the same ply, and
+ * the ending goes on the redo stack. */
 TTT_API int ttt_undo(ttt_game *game);
 
-/* Replays the most recently undone move. TTT_E_NO_REDO if there is none
- * (a new move empties the redo stack). */
+/* Replays the most recently undone move, or the undone resignation or
+ * agreed draw once the moves before it are replayed. TTT_E_NO_REDO if there
+ * is none (a new move, resignation or agreement empties the redo stack). */
 TTT_API int ttt_redo(ttt_game *game);
+
+/* ------------------------------------------------------------------------ */
+/* Players and endings (since 1.2)                                           */
+/* ------------------------------------------------------------------------ */
+
+/* The longest player name, in bytes, not counting a terminating NUL. */
+#define TTT_NAME_MAX 64
+
+/* Names side mark (TTT_X or TTT_O) with the len bytes at name: UTF-8
+ * (shortest forms, no surrogates, at most U+10FFFF) without control
+ * characters (U+0000..U+001F, U+007F..U+009F), at most TTT_NAME_MAX bytes.
+ * len 0 (name may then be NULL) removes the name. The bytes are copied:
+ * the caller's buffer need not live on. Names are kept by ttt_game_clone,
+ * ttt_game_reset and the saved record; they may change at any time, even
+ * after the game ended, and send no event.
+ * The first name set allocates one block of about 130 bytes from the
+ * game's allocator (malloc for a game built with ttt_game_init), kept
+ * until ttt_game_free; no other call allocates for names, and the move
+ * path never does. Errors, changing nothing: TTT_E_INVALID (NULL game, or
+ * NULL name with len > 0), TTT_E_MARK, TTT_E_NAME, TTT_E_NOMEM. */
+TTT_API int ttt_game_set_name(ttt_game *game, int mark, const char *name,
+                              size_t len);
+
+/* Copies the name of side mark into buf, NUL-terminated; *len receives its
+ * length without the NUL (0 for no name). TTT_E_BUFFER (with *len set) if
+ * capacity < *len + 1; buf may be NULL when capacity is 0. A capacity of
+ * TTT_NAME_MAX + 1 always suffices. TTT_E_INVALID for a NULL game or len,
+ * or a NULL buf with a capacity; TTT_E_MARK. */
+TTT_API int ttt_game_get_name(const ttt_game *game, int mark, char *buf,
+                              size_t capacity, size_t *len);
+
+/* Side mark (TTT_X or TTT_O) resigns: the other side wins. Either side may
+ * resign while the game is in progress, whoever is to move. *state (may be
+ * NULL) receives TTT_O_WON when X resigns, TTT_X_WON when O does. Not a
+ * move: the ply stays; it empties the redo stack and sends
+ * TTT_EVENT_RESIGN. Checks in this order: TTT_E_INVALID, TTT_E_GAME_OVER,
+ * TTT_E_MARK. */
+TTT_API int ttt_resign(ttt_game *game, int mark, int *state);
+
+/* Both sides agree to a draw: the game ends drawn at its current ply. *state
+ * (may be NULL) receives TTT_DRAW. Empties the redo stack and sends
+ * TTT_EVENT_DRAW_AGREED. TTT_E_INVALID, TTT_E_GAME_OVER. */
+TTT_API int ttt_agree_draw(ttt_game *game, int *state);
+
+/* How a game ended, as returned by ttt_ending. */
+#define TTT_END_NONE 0       /* the game is in progress */
+#define TTT_END_LINE 1       /* a completed line (in misère, a lost game) */
+#define TTT_END_FULL_BOARD 2 /* every cell filled without a line */
+#define TTT_END_NO_LINE 3    /* early draw: no line can be completed */
+#define TTT_END_RESIGN 4     /* a side resigned: the loser in ttt_state */
+#define TTT_END_AGREED 5     /* a draw by agreement */
+#define TTT_END_PLY_LIMIT 6  /* drawn at the ply limit */
+
+/* How the game ended: one of TTT_END_*, TTT_END_NONE while it is in
+ * progress, or TTT_E_INVALID for a NULL game. A move that completes a line
+ * is TTT_END_LINE even if it fills the board; a move that fills the board
+ * is TTT_END_FULL_BOARD even if it also leaves no line or reaches the ply
+ * limit; an early draw on the move that reaches the limit is
+ * TTT_END_NO_LINE. */
+TTT_API int ttt_ending(const ttt_game *game);
 
 /* ------------------------------------------------------------------------ */
 /* Reading a game                                                            */
@@ -252,7 +332,9 @@ TTT_API int ttt_state(const ttt_game *game);      /* TTT_IN_PROGRESS .. TTT_DRAW
 TTT_API int ttt_size(const ttt_game *game);       /* N */
 TTT_API int ttt_win_length(const ttt_game *game); /* K */
 TTT_API int ttt_ply(const ttt_game *game);        /* moves played so far */
-TTT_API int ttt_redo_count(const ttt_game *game); /* moves ttt_redo can replay */
+/* The steps ttt_redo can replay: moves, plus 1 for an undone resignation or
+ * agreed draw (since 1.2). */
+TTT_API int ttt_redo_count(const ttt_game *game);
 
 /* TTT_X or TTT_O: whose move it is. TTT_EMPTY once the game is over, and for
  * a NULL game. */
@@ -299,12 +381,20 @@ TTT_API int ttt_legal_moves(const ttt_game *game, int32_t *cells,
 #define TTT_EVENT_UNDO 2
 #define TTT_EVENT_REDO 3
 #define TTT_EVENT_RESET 4
+/* Since 1.2, for the endings that are not moves; row and col are -1 and
+ * they are delivered like the events above. */
+#define TTT_EVENT_RESIGN 5       /* mark: the side that resigned */
+#define TTT_EVENT_DRAW_AGREED 6  /* mark: TTT_EMPTY */
+#define TTT_EVENT_UNDO_ENDING 7  /* a resignation (mark: who resigned) or
+                                    agreement (TTT_EMPTY) taken back */
+#define TTT_EVENT_REDO_ENDING 8  /* the same, re-applied by ttt_redo */
 
 /* What changed. Written only by the library; new fields are only ever added
  * at the end. */
 typedef struct ttt_event {
     int32_t kind;  /* TTT_EVENT_* */
-    int32_t mark;  /* the mark placed (PLAY, REDO) or removed (UNDO); 0 for RESET */
+    int32_t mark;  /* the mark placed (PLAY, REDO) or removed (UNDO); 0 for RESET;
+                      for the endings, see their kinds */
     int32_t row;   /* the cell, or -1 for RESET */
     int32_t col;
     int32_t ply;   /* moves on the board after the event */

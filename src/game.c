@@ -44,6 +44,7 @@ const char *ttt_strerror(int status)
     case TTT_E_STALE: return "stale request: the game is at another ply";
     case TTT_E_BUDGET: return "search stopped at its node budget";
     case TTT_E_OVERFLOW: return "count overflows 64 bits";
+    case TTT_E_NAME: return "invalid player name (too long, not UTF-8, or control characters)";
     default: return "unknown error";
     }
 }
@@ -142,7 +143,11 @@ int ttt_game_init(void *mem, size_t mem_size, int size, int win_length,
 
 void ttt_game_free(ttt_game *game)
 {
-    if (game && game->owns_memory)
+    if (!game)
+        return;
+    if (game->names)
+        game->alloc.dealloc(game->alloc.user, game->names);
+    if (game->owns_memory)
         game->alloc.dealloc(game->alloc.user, game);
 }
 
@@ -161,6 +166,7 @@ static ttt_game *copy_game(void *mem, const ttt_game *game)
     copy->owns_memory = 0;
     copy->listener = NULL;
     copy->listener_user = NULL;
+    copy->names = NULL; /* the block is the original's; ttt_game_clone copies it */
     return copy;
 }
 
@@ -174,9 +180,29 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
     void *mem = game->alloc.alloc(game->alloc.user, bytes);
     if (!mem)
         return TTT_E_NOMEM;
+    /* The allocator runs without the lock. A game's names block, once
+     * made, stays until the game is freed, so one made meanwhile by another
+     * thread is the only reason to go round again. */
+    ttt__names *names = NULL;
     ttt__lock(game);
+    while (game->names && !names) {
+        ttt__unlock(game);
+        names = game->alloc.alloc(game->alloc.user, sizeof *names);
+        if (!names) {
+            game->alloc.dealloc(game->alloc.user, mem);
+            return TTT_E_NOMEM;
+        }
+        ttt__lock(game);
+    }
     ttt_game *copy = copy_game(mem, game);
+    if (game->names) {
+        memcpy(names, game->names, sizeof *names);
+        copy->names = names;
+        names = NULL;
+    }
     ttt__unlock(game);
+    if (names) /* never reached: a names block is never taken back */
+        game->alloc.dealloc(game->alloc.user, names);
     copy->owns_memory = 1;
     *out = copy;
     return TTT_OK;
@@ -239,6 +265,7 @@ int ttt_game_reset(ttt_game *game)
     ttt__board_clear(&game->board);
     game->state = TTT_IN_PROGRESS;
     game->redo_count = 0;
+    game->ending = TTT__ENDING_NONE;
     capture(game, &pending, TTT_EVENT_RESET, TTT_EMPTY, -1, -1);
     ttt__unlock(game);
     deliver(&pending);
@@ -252,19 +279,26 @@ int ttt_game_set_rule(ttt_game *game, int rule, int value)
 {
     if (!game)
         return TTT_E_INVALID;
-    if ((rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW) ||
-        (value != 0 && value != 1))
+    /* The board's cell count never changes: no lock needed to read it. */
+    int max_value = rule == TTT_RULE_PLY_LIMIT ? game->board.nn : 1;
+    if ((rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW &&
+         rule != TTT_RULE_PLY_LIMIT) ||
+        value < 0 || value > max_value)
         return TTT_E_RULE;
     int status = TTT_OK;
     ttt__lock(game);
-    /* Undone moves would be replayed under the new rule: lock those too. */
-    if (ply_of(game) != 0 || game->redo_count != 0) {
+    /* Undone moves would be replayed under the new rule: lock those too,
+     * and a game ended before its first move. */
+    if (ply_of(game) != 0 || game->redo_count != 0 ||
+        game->state != TTT_IN_PROGRESS) {
         status = TTT_E_RULES_LOCKED;
     } else if (rule == TTT_RULE_MISERE) {
         game->misere = (int8_t)value;
-    } else {
+    } else if (rule == TTT_RULE_EARLY_DRAW) {
         game->early_draw = (int8_t)value;
         ttt__board_track_live(&game->board, value);
+    } else {
+        game->limit_empty = value == 0 ? 0 : game->board.nn - value;
     }
     ttt__unlock(game);
     return status;
@@ -274,10 +308,16 @@ int ttt_game_get_rule(const ttt_game *game, int rule, int *value)
 {
     if (!game || !value)
         return TTT_E_INVALID;
-    if (rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW)
+    if (rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW &&
+        rule != TTT_RULE_PLY_LIMIT)
         return TTT_E_RULE;
     ttt__lock(game);
-    *value = rule == TTT_RULE_MISERE ? game->misere : game->early_draw;
+    if (rule == TTT_RULE_MISERE)
+        *value = game->misere;
+    else if (rule == TTT_RULE_EARLY_DRAW)
+        *value = game->early_draw;
+    else
+        *value = game->limit_empty == 0 ? 0 : game->board.nn - game->limit_empty;
     ttt__unlock(game);
     return TTT_OK;
 }
@@ -293,13 +333,15 @@ static int state_won_by(const ttt_game *game, int mark)
 }
 
 /* Places mark, already checked legal, and settles the state: a completed
- * line is judged before a full board. */
+ * line is judged before a full board. limit_empty is 0 without a ply
+ * limit, so the one compare is the full-board test then, and also the
+ * limit's with one. */
 static inline void apply_move(ttt_game *game, int mark, int row, int col)
 {
     ttt__board *board = &game->board;
     if (ttt__board_place(board, row, col, mark)) {
         game->state = state_won_by(game, mark);
-    } else if (board->empty_count == 0 ||
+    } else if (board->empty_count <= game->limit_empty ||
                (game->early_draw && board->live == 0)) {
         game->state = TTT_DRAW;
     }
@@ -406,12 +448,141 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
     return TTT_OK;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Endings beyond the board: resignation and agreement                      */
+
+/* Neither is a move: they change the state, not the board, and one undo
+ * takes them back. */
+
+static int ending_state(int ending)
+{
+    switch (ending) {
+    case TTT__ENDING_X_RESIGNED: return TTT_O_WON;
+    case TTT__ENDING_O_RESIGNED: return TTT_X_WON;
+    default: return TTT_DRAW;
+    }
+}
+
+/* The event's mark: who resigned, or none for an agreement. */
+static int ending_mark(int ending)
+{
+    switch (ending) {
+    case TTT__ENDING_X_RESIGNED: return TTT_X;
+    case TTT__ENDING_O_RESIGNED: return TTT_O;
+    default: return TTT_EMPTY;
+    }
+}
+
+/* Ends the open game, whose lock the caller holds, with an empty redo
+ * stack. */
+static void end_locked(ttt_game *game, int ending, int kind,
+                       pending_event *pending)
+{
+    game->redo_count = 0;
+    game->ending = (int8_t)ending;
+    game->state = ending_state(ending);
+    capture(game, pending, kind, ending_mark(ending), -1, -1);
+}
+
+/* Reopens a game that ended off the board. Its redo stack was emptied by
+ * the ending, so the ending alone goes on it. */
+static void undo_ending_locked(ttt_game *game, pending_event *pending)
+{
+    int ending = game->ending;
+    game->ending = TTT__ENDING_NONE;
+    game->state = TTT_IN_PROGRESS;
+    game->redo_count = TTT__REDO_ENDING_ONLY(ending);
+    capture(game, pending, TTT_EVENT_UNDO_ENDING, ending_mark(ending), -1,
+            -1);
+}
+
+/* Re-applies the undone ending at the bottom of the redo stack, the moves
+ * above it having been replayed: the game is where it was when it ended. */
+static void redo_ending_locked(ttt_game *game, pending_event *pending)
+{
+    end_locked(game, TTT__REDO_ENDING(game->redo_count), TTT_EVENT_REDO_ENDING,
+               pending);
+}
+
+/* An ending's public call: checks, the ending and its event. ending is
+ * TTT__ENDING_NONE for a resignation by a bad mark, refused once the game
+ * is known to be open, so that a finished game answers "game over" first
+ * as ttt_play does. */
+static int end_game(ttt_game *game, int ending, int kind, int *state)
+{
+    pending_event pending;
+    ttt__lock(game);
+    int status = TTT_OK;
+    if (game->state != TTT_IN_PROGRESS)
+        status = TTT_E_GAME_OVER;
+    else if (ending == TTT__ENDING_NONE)
+        status = TTT_E_MARK;
+    else
+        end_locked(game, ending, kind, &pending);
+    int new_state = game->state;
+    ttt__unlock(game);
+    if (status != TTT_OK)
+        return status;
+    if (state)
+        *state = new_state;
+    deliver(&pending);
+    return TTT_OK;
+}
+
+int ttt_resign(ttt_game *game, int mark, int *state)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    int ending = mark == TTT_X   ? TTT__ENDING_X_RESIGNED
+                 : mark == TTT_O ? TTT__ENDING_O_RESIGNED
+                                 : TTT__ENDING_NONE;
+    return end_game(game, ending, TTT_EVENT_RESIGN, state);
+}
+
+int ttt_agree_draw(ttt_game *game, int *state)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    return end_game(game, TTT__ENDING_AGREED, TTT_EVENT_DRAW_AGREED, state);
+}
+
+int ttt_ending(const ttt_game *game)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    ttt__lock(game);
+    int state = game->state;
+    int ending = game->ending;
+    int full = game->board.empty_count == 0;
+    int no_line = game->early_draw && game->board.live == 0;
+    ttt__unlock(game);
+    /* Only the ending off the board is stored; the others follow from the
+     * position, judged in apply_move's order. */
+    if (state == TTT_IN_PROGRESS)
+        return TTT_END_NONE;
+    if (ending == TTT__ENDING_AGREED)
+        return TTT_END_AGREED;
+    if (ending != TTT__ENDING_NONE)
+        return TTT_END_RESIGN;
+    if (state != TTT_DRAW)
+        return TTT_END_LINE;
+    if (full)
+        return TTT_END_FULL_BOARD;
+    return no_line ? TTT_END_NO_LINE : TTT_END_PLY_LIMIT;
+}
+
 int ttt_undo(ttt_game *game)
 {
     if (!game)
         return TTT_E_INVALID;
     pending_event pending;
     ttt__lock(game);
+    if (game->ending != TTT__ENDING_NONE) {
+        undo_ending_locked(game, &pending);
+        ttt__unlock(game);
+        deliver(&pending);
+        return TTT_OK;
+    }
     int ply = ply_of(game);
     if (ply == 0) {
         ttt__unlock(game);
@@ -440,6 +611,12 @@ int ttt_redo(ttt_game *game)
     if (game->redo_count == 0) {
         ttt__unlock(game);
         return TTT_E_NO_REDO;
+    }
+    if (TTT__REDO_CELLS(game->redo_count) == 0) {
+        redo_ending_locked(game, &pending);
+        ttt__unlock(game);
+        deliver(&pending);
+        return TTT_OK;
     }
     /* The most recently lifted cell sits just below the empty boundary. */
     int32_t packed = game->board.order[game->board.empty_count - 1];
@@ -565,6 +742,136 @@ int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
 }
 
 /* ------------------------------------------------------------------------ */
+/* Player names                                                              */
+
+/* A byte that may only follow the lead byte of a UTF-8 sequence. */
+static int is_continuation(unsigned char byte)
+{
+    return (byte & 0xC0) == 0x80;
+}
+
+int ttt__check_name(const char *text, size_t len, size_t *bad)
+{
+    const unsigned char *bytes = (const unsigned char *)text;
+    size_t i = 0;
+    while (i < len) {
+        if (i >= TTT_NAME_MAX) {
+            *bad = TTT_NAME_MAX;
+            return TTT_E_NAME;
+        }
+        unsigned lead = bytes[i];
+        size_t extra;
+        uint32_t code;
+        if (lead < 0x80) {
+            if (lead < 0x20 || lead == 0x7F) {
+                *bad = i;
+                return TTT_E_NAME;
+            }
+            i++;
+            continue;
+        }
+        /* C0, C1 and F5..FF never start a shortest-form sequence. */
+        if (lead >= 0xC2 && lead <= 0xDF) {
+            extra = 1;
+            code = lead & 0x1F;
+        } else if (lead >= 0xE0 && lead <= 0xEF) {
+            extra = 2;
+            code = lead & 0x0F;
+        } else if (lead >= 0xF0 && lead <= 0xF4) {
+            extra = 3;
+            code = lead & 0x07;
+        } else {
+            *bad = i;
+            return TTT_E_NAME;
+        }
+        for (size_t j = 1; j <= extra; j++) {
+            if (i + j >= len || i + j >= TTT_NAME_MAX ||
+                !is_continuation(bytes[i + j])) {
+                *bad = i + j < len && i + j >= TTT_NAME_MAX ? TTT_NAME_MAX
+                                                            : i + j;
+                return TTT_E_NAME;
+            }
+            code = (code << 6) | (bytes[i + j] & 0x3F);
+        }
+        /* Overlong forms, surrogates and code points past U+10FFFF are
+         * refused at their second byte, where they first go wrong. */
+        if ((extra == 2 && code < 0x800) || (extra == 3 && code < 0x10000) ||
+            code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) {
+            *bad = i + 1;
+            return TTT_E_NAME;
+        }
+        /* The C1 controls, U+0080..U+009F. */
+        if (code <= 0x9F) {
+            *bad = i;
+            return TTT_E_NAME;
+        }
+        i += extra + 1;
+    }
+    return TTT_OK;
+}
+
+int ttt_game_set_name(ttt_game *game, int mark, const char *name, size_t len)
+{
+    if (!game || (!name && len > 0))
+        return TTT_E_INVALID;
+    if (mark != TTT_X && mark != TTT_O)
+        return TTT_E_MARK;
+    size_t bad;
+    if (ttt__check_name(name, len, &bad) != TTT_OK)
+        return TTT_E_NAME;
+    /* The block is allocated without the lock held; if another thread
+     * installed one meanwhile, ours goes back. Removing a name needs none. */
+    ttt__names *fresh = NULL;
+    ttt__lock(game);
+    while (!game->names && len > 0) {
+        if (fresh) {
+            game->names = fresh;
+            fresh = NULL;
+            break;
+        }
+        ttt__unlock(game);
+        fresh = game->alloc.alloc(game->alloc.user, sizeof *fresh);
+        if (!fresh)
+            return TTT_E_NOMEM;
+        memset(fresh, 0, sizeof *fresh);
+        ttt__lock(game);
+    }
+    if (game->names) {
+        int side = ttt__name_index(mark);
+        if (len > 0)
+            memcpy(game->names->text[side], name, len);
+        game->names->len[side] = (uint8_t)len;
+    }
+    ttt__unlock(game);
+    if (fresh)
+        game->alloc.dealloc(game->alloc.user, fresh);
+    return TTT_OK;
+}
+
+int ttt_game_get_name(const ttt_game *game, int mark, char *buf,
+                      size_t capacity, size_t *len)
+{
+    if (!game || !len || (!buf && capacity > 0))
+        return TTT_E_INVALID;
+    if (mark != TTT_X && mark != TTT_O)
+        return TTT_E_MARK;
+    int side = ttt__name_index(mark);
+    ttt__lock(game);
+    size_t name_len = game->names ? game->names->len[side] : 0;
+    if (capacity < name_len + 1) {
+        ttt__unlock(game);
+        *len = name_len;
+        return TTT_E_BUFFER;
+    }
+    if (name_len > 0)
+        memcpy(buf, game->names->text[side], name_len);
+    buf[name_len] = '\0';
+    ttt__unlock(game);
+    *len = name_len;
+    return TTT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Reading                                                                   */
 
 /* Size and win length are fixed at creation, so they need no lock. */
@@ -603,7 +910,8 @@ int ttt_redo_count(const ttt_game *game)
     if (!game)
         return TTT_E_INVALID;
     ttt__lock(game);
-    int count = game->redo_count;
+    int count = TTT__REDO_CELLS(game->redo_count) +
+                (TTT__REDO_ENDING(game->redo_count) != TTT__ENDING_NONE);
     ttt__unlock(game);
     return count;
 }
@@ -660,7 +968,9 @@ int ttt_winning_line(const ttt_game *game, int *row0, int *col0, int *row1,
     int ends[4];
     int found = 0;
     ttt__lock(game);
-    if (game->state == TTT_X_WON || game->state == TTT_O_WON) {
+    /* A resignation may follow any move, even none. */
+    if ((game->state == TTT_X_WON || game->state == TTT_O_WON) &&
+        game->ending == TTT__ENDING_NONE) {
         /* Only the last move can have completed the line. */
         int32_t packed = game->board.order[game->board.empty_count];
         found = ttt__board_line_through(&game->board, TTT__ROW(packed),

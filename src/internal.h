@@ -46,14 +46,55 @@ struct ttt_game {
 #endif
     ttt__board board;
     int32_t state;       /* TTT_IN_PROGRESS .. TTT_DRAW */
-    int32_t redo_count;  /* lifted cells just below board.empty_count */
+    /* The redo stack: in its low 24 bits the lifted cells just below
+     * board.empty_count; in the bits above, an undone ending
+     * (TTT__ENDING_*) at its bottom, re-applied after those cells. Every
+     * path that empties the stack stores 0 and so drops both. */
+    int32_t redo_count;
+    /* The ply limit rule as the empty-cell count at which the game is
+     * drawn: board.nn - limit, or 0 without a limit, so that one compare
+     * judges both the full board and the limit (see apply_move). */
+    int32_t limit_empty;
     int8_t misere;
     int8_t early_draw;
     int8_t owns_memory;  /* 1 if alloc made this block */
+    int8_t ending;       /* an ending that is not on the board: TTT__ENDING_* */
     ttt_listener listener;
     void *listener_user;
+    /* The players' names, allocated from alloc the first time a name is
+     * set and kept until the game is freed; NULL while no name was ever
+     * set, so an unnamed game costs one pointer. */
+    struct ttt__names *names;
     ttt_allocator alloc;
 };
+
+/* Endings that are not on the board, as stored in ttt_game.ending. */
+#define TTT__ENDING_NONE 0
+#define TTT__ENDING_X_RESIGNED 1
+#define TTT__ENDING_O_RESIGNED 2
+#define TTT__ENDING_AGREED 3
+
+/* redo_count's two parts (cells number at most TTT_MAX_SIZE squared, 2^20). */
+#define TTT__REDO_CELLS(count) ((count) & 0xFFFFFF)
+#define TTT__REDO_ENDING(count) ((count) >> 24)
+#define TTT__REDO_ENDING_ONLY(ending) ((int32_t)(ending) << 24)
+
+/* Both players' names: valid UTF-8 without control characters, each
+ * len[i] bytes long (0: no name), not NUL-terminated. Index 0 is X. */
+typedef struct ttt__names {
+    uint8_t len[2];
+    char text[2][TTT_NAME_MAX];
+} ttt__names;
+
+static inline int ttt__name_index(int mark)
+{
+    return mark == TTT_X ? 0 : 1;
+}
+
+/* Checks that the len bytes at text are a name ttt_game_set_name takes:
+ * TTT_OK, or TTT_E_NAME with *bad set to the offset of the first byte that
+ * makes it invalid (TTT_NAME_MAX for a name too long). */
+int ttt__check_name(const char *text, size_t len, size_t *bad);
 
 /* The mark that moves at ply (from 0): X on even plies, O on odd ones. */
 static inline int ttt__mover_at(int32_t ply)
