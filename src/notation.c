@@ -8,23 +8,37 @@
  * Record grammar (ABNF; literals are case-sensitive):
  *
  *   record = "ttt/1" SP "n=" number SP "k=" number SP "rules=" rules
- *            SP "moves=" moves LF
+ *            [SP "limit=" number] SP "moves=" moves
+ *            [SP "x=" name] [SP "o=" name] [SP "end=" ending] LF
  *   number = "0" / %x31-39 *DIGIT      ; decimal, no leading zeros
  *   rules  = "classic" / "misere" / "early-draw" / "misere+early-draw"
  *   moves  = "-" / cell *("," cell)
  *   cell   = 1*%x61-7A %x31-39 *DIGIT  ; lower-case column letters, row >= 1
+ *   name   = DQUOTE 1*(%x20-21 / %x23-5B / %x5D-7E / %x80-FF
+ *                      / %x5C DQUOTE / %x5C %x5C) DQUOTE
+ *                                      ; a backslash escapes " and itself
+ *   ending = "resign-x" / "resign-o" / "draw-agreed"
  *
- * and then: 3 <= n <= 1024, 3 <= k <= n, and every move is legal for the
- * player to move. The record ends at the LF; nothing may follow it.
+ * and then: 3 <= n <= 1024, 3 <= k <= n, 1 <= limit <= n * n, every move
+ * is legal for the player to move, the unescaped bytes of a name are a
+ * name ttt_game_set_name takes, and the ending is one the game after its
+ * moves allows (it is still in progress). The record ends at the LF;
+ * nothing may follow it. Records without the fields of 1.2 (limit, names,
+ * ending) are exactly those of 1.0 and 1.1.
  *
  * Each game has exactly one record, so a record that loads saves back byte
  * for byte. That is why the parser rejects everything the grammar does not
  * produce (upper case, spaces, leading zeros, other rule orders).
  *
  * Error offsets: for TTT_E_PARSE, the first byte at which the text stops
- * being the start of any valid record (len when the text ends too early);
- * for TTT_E_SIZE, the start of the bad number; for an illegal move, the start
- * of its cell name.
+ * being the start of any valid record (len when the text ends too early):
+ * for an unterminated name, the LF inside it or len; for a bad escape, the
+ * byte after the backslash; for an unknown ending, the first byte that
+ * leaves every spelling. For TTT_E_SIZE, the start of the bad number; for
+ * TTT_E_RULE, the start of the limit; for an illegal move, the start of its
+ * cell name; for TTT_E_NAME, the first byte of the name that makes it
+ * invalid (the byte past TTT_NAME_MAX for a long one); for an ending the
+ * moves contradict (TTT_E_GAME_OVER), the start of the ending.
  */
 
 #include <string.h>
@@ -184,6 +198,32 @@ static const char *rules_name(int misere, int early_draw)
     return "classic";
 }
 
+/* Writes " x=" or " o=" and the quoted name, if the side has one. */
+static void put_name(sink *s, const ttt_game *game, int mark)
+{
+    int side = ttt__name_index(mark);
+    size_t len = game->names ? game->names->len[side] : 0;
+    if (len == 0)
+        return;
+    put_str(s, mark == TTT_X ? " x=\"" : " o=\"");
+    for (size_t i = 0; i < len; i++) {
+        char byte = game->names->text[side][i];
+        if (byte == '"' || byte == '\\')
+            put_str(s, "\\");
+        put(s, &byte, 1);
+    }
+    put_str(s, "\"");
+}
+
+static const char *ending_name(int ending)
+{
+    switch (ending) {
+    case TTT__ENDING_X_RESIGNED: return "resign-x";
+    case TTT__ENDING_O_RESIGNED: return "resign-o";
+    default: return "draw-agreed";
+    }
+}
+
 /* Writes the record of game, whose lock the caller holds. */
 static void write_record(const ttt_game *game, sink *s)
 {
@@ -196,6 +236,10 @@ static void write_record(const ttt_game *game, sink *s)
     put_number(s, board->k);
     put_str(s, " rules=");
     put_str(s, rules_name(game->misere, game->early_draw));
+    if (game->limit_empty != 0) {
+        put_str(s, " limit=");
+        put_number(s, board->nn - game->limit_empty);
+    }
     put_str(s, " moves=");
     if (plies == 0)
         put_str(s, "-");
@@ -205,6 +249,12 @@ static void write_record(const ttt_game *game, sink *s)
         if (ply > 0)
             put_str(s, ",");
         put(s, name, format_cell(TTT__ROW(packed), TTT__COL(packed), name));
+    }
+    put_name(s, game, TTT_X);
+    put_name(s, game, TTT_O);
+    if (game->ending != TTT__ENDING_NONE) {
+        put_str(s, " end=");
+        put_str(s, ending_name(game->ending));
     }
     put_str(s, "\n");
 }
@@ -264,9 +314,9 @@ static int expect(reader *r, const char *literal)
 
 /* Reads a number without leading zeros. It must be followed by another byte:
  * at the end of the text "n=1" could still be the start of "n=10", which is a
- * truncated record, not a bad size. Values past TTT_MAX_SIZE stop growing, so
- * any number of digits is safe and still out of range. */
-static int read_number(reader *r, int *value)
+ * truncated record, not a bad size. Values past cap stop growing, so any
+ * number of digits is safe and still out of range. */
+static int read_number_to(reader *r, int cap, int *value)
 {
     int v = 0;
 
@@ -278,12 +328,37 @@ static int read_number(reader *r, int *value)
             return TTT_E_PARSE;
     }
     for (; r->pos < r->len && is_digit(r->text[r->pos]); r->pos++)
-        if (v <= TTT_MAX_SIZE)
+        if (v <= cap)
             v = v * 10 + (r->text[r->pos] - '0');
     if (r->pos >= r->len)
         return TTT_E_PARSE;
     *value = v;
     return TTT_OK;
+}
+
+/* A board size or win length. */
+static int read_number(reader *r, int *value)
+{
+    return read_number_to(r, TTT_MAX_SIZE, value);
+}
+
+/* Which of the literals the remaining text starts with: its index, the
+ * reader moved past it. If none, -1, the reader moved to where the text
+ * leaves the last of them to match (the first bad byte). */
+static int read_choice(reader *r, const char *const *literals, size_t count)
+{
+    size_t best = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t n = matching(r, literals[i]);
+        if (literals[i][n] == '\0') {
+            r->pos += n;
+            return (int)i;
+        }
+        if (n > best)
+            best = n;
+    }
+    r->pos += best;
+    return -1;
 }
 
 /* Reads the rules value and the space after it. Each spelling is tried whole
@@ -352,13 +427,123 @@ static int read_moves(reader *r, ttt_game *game, size_t *move_at)
     }
 }
 
+/* Reads a quoted name (the reader at its opening quote) and gives it to
+ * side mark of game. On failure *where is the offset to report. */
+static int read_name(reader *r, ttt_game *game, int mark, size_t *where)
+{
+    char name[TTT_NAME_MAX];
+    size_t at[TTT_NAME_MAX + 1]; /* each name byte's offset in the record */
+    size_t n = 0, bad;
+
+    if (expect(r, "\"") != TTT_OK) {
+        *where = r->pos;
+        return TTT_E_PARSE;
+    }
+    size_t start = r->pos;
+    for (;;) {
+        /* The record is one line: a quote still open at its LF, or at the
+         * end of the text, is never closed. */
+        if (r->pos >= r->len || r->text[r->pos] == '\n') {
+            *where = r->pos;
+            return TTT_E_PARSE;
+        }
+        size_t byte_at = r->pos;
+        char byte = r->text[r->pos];
+        if (byte == '"')
+            break;
+        if (byte == '\\') {
+            r->pos++;
+            if (r->pos >= r->len ||
+                (r->text[r->pos] != '"' && r->text[r->pos] != '\\')) {
+                *where = r->pos;
+                return TTT_E_PARSE;
+            }
+            byte = r->text[r->pos];
+        }
+        if (n == TTT_NAME_MAX) {
+            /* Too long, unless a byte before already made it invalid. */
+            int early = ttt__check_name(name, n, &bad) != TTT_OK && bad < n;
+            *where = early ? at[bad] : byte_at;
+            return TTT_E_NAME;
+        }
+        at[n] = byte_at;
+        name[n++] = byte;
+        r->pos++;
+    }
+    /* An empty name is written as no field at all. */
+    if (n == 0) {
+        *where = r->pos;
+        return TTT_E_PARSE;
+    }
+    at[n] = r->pos;
+    if (ttt__check_name(name, n, &bad) != TTT_OK) {
+        *where = at[bad];
+        return TTT_E_NAME;
+    }
+    r->pos++; /* the closing quote */
+    int status = ttt_game_set_name(game, mark, name, n);
+    if (status != TTT_OK)
+        *where = start - 1;
+    return status;
+}
+
+/* Reads the optional fields after the moves (names, then the ending) and
+ * the final LF, in their one order. On failure *where is the offset to
+ * report. */
+static int read_extras(reader *r, ttt_game *game, size_t *where)
+{
+    static const char *const fields[] = {" x=", " o=", " end=", "\n"};
+    static const char *const endings[] = {"resign-x", "resign-o",
+                                          "draw-agreed"};
+    size_t first = 0; /* fields before this one are no longer allowed */
+    for (;;) {
+        int field = read_choice(r, fields + first,
+                                sizeof fields / sizeof fields[0] - first);
+        if (field < 0) {
+            *where = r->pos;
+            return TTT_E_PARSE;
+        }
+        field += (int)first;
+        first = (size_t)field + 1;
+        if (field == 3)
+            break;
+        if (field < 2) {
+            int status = read_name(r, game, field == 0 ? TTT_X : TTT_O, where);
+            if (status != TTT_OK)
+                return status;
+            continue;
+        }
+        size_t ending_at = r->pos;
+        int ending = read_choice(r, endings, sizeof endings / sizeof endings[0]);
+        /* The ending must end there, and "resign-x" cut short at the end
+         * of the text is a truncated record, not an unknown ending. */
+        if (ending < 0 || r->pos >= r->len || r->text[r->pos] != '\n') {
+            *where = r->pos;
+            return TTT_E_PARSE;
+        }
+        int status = ending == 2 ? ttt_agree_draw(game, NULL)
+                                 : ttt_resign(game, ending == 0 ? TTT_X : TTT_O,
+                                              NULL);
+        if (status != TTT_OK) {
+            *where = ending_at;
+            return status;
+        }
+    }
+    if (r->pos != r->len) {
+        *where = r->pos;
+        return TTT_E_PARSE;
+    }
+    *where = r->pos;
+    return TTT_OK;
+}
+
 /* Parses the whole record into *game (which the caller frees on failure)
  * and sets *where to the offset of the first problem. */
 static int read_record(reader *r, const ttt_allocator *alloc,
                        ttt_game **game, size_t *where)
 {
-    int n, k, misere, early_draw, status;
-    size_t n_at, k_at, move_at;
+    int n, k, misere, early_draw, limit, status;
+    size_t n_at, k_at, limit_at, move_at;
 
     status = expect(r, "ttt/1 n=");
     n_at = r->pos;
@@ -383,6 +568,22 @@ static int read_record(reader *r, const ttt_allocator *alloc,
         status = expect(r, " rules=");
     if (status == TTT_OK)
         status = read_rules(r, &misere, &early_draw);
+    /* The ply limit, if any, comes between the rules and the moves. */
+    limit = 0;
+    limit_at = r->pos;
+    if (status == TTT_OK && r->pos < r->len && r->text[r->pos] == 'l') {
+        status = expect(r, "limit=");
+        limit_at = r->pos;
+        if (status == TTT_OK)
+            status = read_number_to(r, TTT_MAX_SIZE * TTT_MAX_SIZE, &limit);
+        /* 0 would mean no limit, which is written as no field. */
+        if (status == TTT_OK && (limit < 1 || limit > n * n)) {
+            *where = limit_at;
+            return TTT_E_RULE;
+        }
+        if (status == TTT_OK)
+            status = expect(r, " ");
+    }
     if (status == TTT_OK)
         status = expect(r, "moves=");
     if (status != TTT_OK) {
@@ -395,6 +596,8 @@ static int read_record(reader *r, const ttt_allocator *alloc,
         status = ttt_game_set_rule(*game, TTT_RULE_MISERE, misere);
     if (status == TTT_OK)
         status = ttt_game_set_rule(*game, TTT_RULE_EARLY_DRAW, early_draw);
+    if (status == TTT_OK)
+        status = ttt_game_set_rule(*game, TTT_RULE_PLY_LIMIT, limit);
     if (status != TTT_OK) {
         *where = status == TTT_E_SIZE ? n_at : r->pos;
         return status;
@@ -406,11 +609,7 @@ static int read_record(reader *r, const ttt_allocator *alloc,
         *where = status == TTT_E_PARSE ? r->pos : move_at;
         return status;
     }
-    status = expect(r, "\n");
-    if (status == TTT_OK && r->pos != r->len)
-        status = TTT_E_PARSE;
-    *where = r->pos;
-    return status;
+    return read_extras(r, *game, where);
 }
 
 /* On success error_offset is left untouched. */
