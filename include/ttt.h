@@ -208,7 +208,8 @@ TTT_API int ttt_game_reset(ttt_game *game);
 /* Ply limit (since 1.2): the game is drawn when this many moves have been
  * played without a result (a line, a full board or an early draw on the
  * same move takes precedence). Value 0 (no limit, the default) or
- * 1 .. size * size. Costs nothing per move. It is a rule of ttt_play,
+ * 1 .. size * size; size * size is the full board, the same game as no
+ * limit, and reads back as 0. Costs nothing per move. It is a rule of ttt_play,
  * ttt_play_next, ttt_play_at, ttt_redo and ttt_game_load; the engine below
  * (random playouts, perft, the solver and the bots) does not apply it yet:
  * on a game with a limit they search and play as if there were none. */

@@ -53,7 +53,8 @@ struct ttt_game {
     int32_t redo_count;
     /* The ply limit rule as the empty-cell count at which the game is
      * drawn: board.nn - limit, or 0 without a limit, so that one compare
-     * judges both the full board and the limit (see apply_move). */
+     * judges both the full board and the limit (see apply_move). A limit
+     * of board.nn is the full board: it is no limit, and stored as none. */
     int32_t limit_empty;
     int8_t misere;
     int8_t early_draw;

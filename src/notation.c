@@ -19,7 +19,7 @@
  *                                      ; a backslash escapes " and itself
  *   ending = "resign-x" / "resign-o" / "draw-agreed"
  *
- * and then: 3 <= n <= 1024, 3 <= k <= n, 1 <= limit <= n * n, every move
+ * and then: 3 <= n <= 1024, 3 <= k <= n, 1 <= limit < n * n, every move
  * is legal for the player to move, the unescaped bytes of a name are a
  * name ttt_game_set_name takes, and the ending is one the game after its
  * moves allows (it is still in progress). The record ends at the LF;
@@ -576,8 +576,8 @@ static int read_record(reader *r, const ttt_allocator *alloc,
         limit_at = r->pos;
         if (status == TTT_OK)
             status = read_number_to(r, TTT_MAX_SIZE * TTT_MAX_SIZE, &limit);
-        /* 0 would mean no limit, which is written as no field. */
-        if (status == TTT_OK && (limit < 1 || limit > n * n)) {
+        /* 0 and n * n would mean no limit, which is written as no field. */
+        if (status == TTT_OK && (limit < 1 || limit >= n * n)) {
             *where = limit_at;
             return TTT_E_RULE;
         }
