@@ -476,7 +476,7 @@ static void test_rules_api(void **state)
     int v = SENTINEL;
 
     take(g, &before);
-    static const int unknown_rules[] = {0, 3, -1, 4, INT_MIN, INT_MAX};
+    static const int unknown_rules[] = {0, 4, -1, 5, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof unknown_rules / sizeof unknown_rules[0]; i++) {
         assert_int_equal(ttt_game_set_rule(g, unknown_rules[i], 0), TTT_E_RULE);
         assert_int_equal(ttt_game_set_rule(g, unknown_rules[i], 1), TTT_E_RULE);
