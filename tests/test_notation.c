@@ -638,7 +638,7 @@ static void test_load_rejects_malformed(void **state)
         {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\r\n", TTT_E_PARSE, 42},
         {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n\n", TTT_E_PARSE, 43},
         {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\nx", TTT_E_PARSE, 43},
-        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3 \n", TTT_E_PARSE, 42},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3 \n", TTT_E_PARSE, 43}, /* see above */
         /* illegal moves: the move's own code at the start of its name */
         {"ttt/1 n=3 k=3 rules=classic moves=b2,b2\n", TTT_E_OCCUPIED, 37},
         {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,b2\n", TTT_E_OCCUPIED, 40},
