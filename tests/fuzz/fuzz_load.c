@@ -1,4 +1,8 @@
 /* fuzz_load.c - libFuzzer target: ttt_game_load on arbitrary bytes never misbehaves, and what it accepts saves back byte for byte. */
+
+/* The loaded game is then rebuilt through the public calls alone (rules,
+ * the ply limit, the moves, the names and a resignation or agreed draw) and
+ * must equal it in state, ending, board and record. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,12 +49,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* The loaded game is a consistent one: its history replays into a fresh
      * game (with the same rules) to the same state and board. */
     int n = ttt_size(game), k = ttt_win_length(game), misere = 0, early = 0;
+    int limit = 0;
     ttt_game *replay = NULL;
     if (ttt_game_get_rule(game, TTT_RULE_MISERE, &misere) != TTT_OK ||
         ttt_game_get_rule(game, TTT_RULE_EARLY_DRAW, &early) != TTT_OK ||
+        ttt_game_get_rule(game, TTT_RULE_PLY_LIMIT, &limit) != TTT_OK ||
         ttt_game_new(n, k, &replay) != TTT_OK ||
         ttt_game_set_rule(replay, TTT_RULE_MISERE, misere) != TTT_OK ||
-        ttt_game_set_rule(replay, TTT_RULE_EARLY_DRAW, early) != TTT_OK)
+        ttt_game_set_rule(replay, TTT_RULE_EARLY_DRAW, early) != TTT_OK ||
+        ttt_game_set_rule(replay, TTT_RULE_PLY_LIMIT, limit) != TTT_OK)
         __builtin_trap();
     for (int ply = 0; ply < ttt_ply(game); ply++) {
         int mark, row, col;
@@ -58,8 +65,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             ttt_play(replay, mark, row, col, NULL) != TTT_OK)
             __builtin_trap();
     }
-    if (ttt_state(replay) != ttt_state(game) || ttt_redo_count(game) != 0)
+    /* Names: valid (they took them once) and copied over. */
+    for (int mark = TTT_O; mark <= TTT_X; mark += 2) {
+        char name[TTT_NAME_MAX + 1];
+        size_t name_len = 0;
+        if (ttt_game_get_name(game, mark, name, sizeof name, &name_len) !=
+                TTT_OK ||
+            strlen(name) != name_len ||
+            ttt_game_set_name(replay, mark, name, name_len) != TTT_OK)
+            __builtin_trap();
+    }
+    /* An ending off the board: the loser of a resigned game resigns. */
+    int ending = ttt_ending(game);
+    if (ending == TTT_END_RESIGN &&
+        ttt_resign(replay, ttt_state(game) == TTT_X_WON ? TTT_O : TTT_X,
+                   NULL) != TTT_OK)
         __builtin_trap();
+    if (ending == TTT_END_AGREED && ttt_agree_draw(replay, NULL) != TTT_OK)
+        __builtin_trap();
+    if (ttt_state(replay) != ttt_state(game) || ttt_redo_count(game) != 0 ||
+        ttt_ending(replay) != ending ||
+        (ending == TTT_END_NONE) != (ttt_state(game) == TTT_IN_PROGRESS))
+        __builtin_trap();
+    size_t replay_len = 0;
+    char *replayed = malloc(len + 1);
+    if (replayed == NULL ||
+        ttt_game_save(replay, replayed, len + 1, &replay_len) != TTT_OK ||
+        replay_len != len || memcmp(replayed, text, len) != 0)
+        __builtin_trap();
+    free(replayed);
     size_t cells = (size_t)n * (size_t)n, got_a = 0, got_b = 0;
     int8_t *a = malloc(cells), *b = malloc(cells);
     if (a == NULL || b == NULL ||
