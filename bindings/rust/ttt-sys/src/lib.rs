@@ -97,6 +97,8 @@ pub const TTT_E_STALE: c_int = -17;
 pub const TTT_E_BUDGET: c_int = -18;
 /// A count does not fit in 64 bits.
 pub const TTT_E_OVERFLOW: c_int = -19;
+/// A player name is too long, not UTF-8 or has control characters (since 1.2).
+pub const TTT_E_NAME: c_int = -21;
 
 /// Smallest board side.
 pub const TTT_MIN_SIZE: c_int = 3;
@@ -107,6 +109,26 @@ pub const TTT_MAX_SIZE: c_int = 1024;
 pub const TTT_RULE_MISERE: c_int = 1;
 /// Rule: drawn as soon as no line can be completed. Value 0 or 1.
 pub const TTT_RULE_EARLY_DRAW: c_int = 2;
+/// Rule: drawn after this many moves without a result; 0 for none (since 1.2).
+pub const TTT_RULE_PLY_LIMIT: c_int = 3;
+
+/// The longest player name in bytes, without a NUL (since 1.2).
+pub const TTT_NAME_MAX: c_int = 64;
+
+/// `ttt_ending`: the game is in progress.
+pub const TTT_END_NONE: c_int = 0;
+/// `ttt_ending`: a completed line.
+pub const TTT_END_LINE: c_int = 1;
+/// `ttt_ending`: a full board without a line.
+pub const TTT_END_FULL_BOARD: c_int = 2;
+/// `ttt_ending`: early draw, no line can be completed.
+pub const TTT_END_NO_LINE: c_int = 3;
+/// `ttt_ending`: a side resigned.
+pub const TTT_END_RESIGN: c_int = 4;
+/// `ttt_ending`: a draw by agreement.
+pub const TTT_END_AGREED: c_int = 5;
+/// `ttt_ending`: drawn at the ply limit.
+pub const TTT_END_PLY_LIMIT: c_int = 6;
 
 /// Event kind: a move was played.
 pub const TTT_EVENT_PLAY: i32 = 1;
@@ -116,6 +138,14 @@ pub const TTT_EVENT_UNDO: i32 = 2;
 pub const TTT_EVENT_REDO: i32 = 3;
 /// Event kind: the game was reset.
 pub const TTT_EVENT_RESET: i32 = 4;
+/// Event kind: a side resigned; `mark` is that side (since 1.2).
+pub const TTT_EVENT_RESIGN: i32 = 5;
+/// Event kind: a draw was agreed (since 1.2).
+pub const TTT_EVENT_DRAW_AGREED: i32 = 6;
+/// Event kind: a resignation or agreement was undone (since 1.2).
+pub const TTT_EVENT_UNDO_ENDING: i32 = 7;
+/// Event kind: an undone resignation or agreement was redone (since 1.2).
+pub const TTT_EVENT_REDO_ENDING: i32 = 8;
 
 /// Game value for the player to move: a loss.
 pub const TTT_VALUE_LOSS: i32 = -1;
@@ -255,8 +285,30 @@ extern "C" {
     ) -> c_int;
     /// Takes back the last move.
     pub fn ttt_undo(game: *mut ttt_game) -> c_int;
-    /// Replays the most recently undone move.
+    /// Replays the most recently undone move (or ending).
     pub fn ttt_redo(game: *mut ttt_game) -> c_int;
+
+    /// Names side `mark` with `len` bytes of UTF-8 (len 0 removes the name).
+    pub fn ttt_game_set_name(
+        game: *mut ttt_game,
+        mark: c_int,
+        name: *const c_char,
+        len: usize,
+    ) -> c_int;
+    /// Copies the name of side `mark`, NUL-terminated, into `buf`.
+    pub fn ttt_game_get_name(
+        game: *const ttt_game,
+        mark: c_int,
+        buf: *mut c_char,
+        capacity: usize,
+        len: *mut usize,
+    ) -> c_int;
+    /// Side `mark` resigns: the other side wins.
+    pub fn ttt_resign(game: *mut ttt_game, mark: c_int, state: *mut c_int) -> c_int;
+    /// Both sides agree to a draw.
+    pub fn ttt_agree_draw(game: *mut ttt_game, state: *mut c_int) -> c_int;
+    /// How the game ended: a `TTT_END_*` value.
+    pub fn ttt_ending(game: *const ttt_game) -> c_int;
 
     /// `TTT_IN_PROGRESS` .. `TTT_DRAW`.
     pub fn ttt_state(game: *const ttt_game) -> c_int;
@@ -292,6 +344,14 @@ extern "C" {
     pub fn ttt_board(
         game: *const ttt_game,
         cells: *mut i8,
+        capacity: usize,
+        len: *mut usize,
+    ) -> c_int;
+
+    /// The cells (row * size + col) where the side to move may play (since 1.2).
+    pub fn ttt_legal_moves(
+        game: *const ttt_game,
+        cells: *mut i32,
         capacity: usize,
         len: *mut usize,
     ) -> c_int;

@@ -52,6 +52,8 @@ pub enum ErrorKind {
     Budget,
     /// `TTT_E_OVERFLOW`: a count does not fit in 64 bits.
     Overflow,
+    /// `TTT_E_NAME`: a player name too long or with control characters.
+    Name,
     /// A code this crate does not know (from a newer library).
     Unknown,
 }
@@ -80,6 +82,7 @@ impl ErrorKind {
             sys::TTT_E_STALE => Stale,
             sys::TTT_E_BUDGET => Budget,
             sys::TTT_E_OVERFLOW => Overflow,
+            sys::TTT_E_NAME => Name,
             _ => Unknown,
         }
     }

@@ -62,6 +62,53 @@ pub enum Event {
     },
     /// The board and history were emptied.
     Reset,
+    /// A side resigned; the other side won.
+    Resign {
+        /// The side that resigned.
+        mark: Mark,
+        /// Moves on the board.
+        ply: usize,
+        /// The state after it.
+        state: State,
+    },
+    /// Both sides agreed to a draw.
+    DrawAgreed {
+        /// Moves on the board.
+        ply: usize,
+    },
+    /// A resignation or agreed draw was taken back; the game is open again.
+    UndoEnding {
+        /// Who had resigned, or `None` for an agreed draw.
+        resigned: Option<Mark>,
+        /// Moves on the board.
+        ply: usize,
+    },
+    /// An undone resignation or agreed draw was applied again.
+    RedoEnding {
+        /// Who resigned, or `None` for an agreed draw.
+        resigned: Option<Mark>,
+        /// Moves on the board.
+        ply: usize,
+        /// The state after it.
+        state: State,
+    },
+}
+
+/// How a finished game ended ([`Game::ending`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ending {
+    /// A completed line (in misère, the loser's).
+    Line,
+    /// Every cell filled without a line.
+    FullBoard,
+    /// Early draw: no line can be completed any more.
+    NoLine,
+    /// A side resigned: [`Game::state`] names the winner.
+    Resign,
+    /// A draw by agreement.
+    Agreed,
+    /// Drawn at the ply limit.
+    PlyLimit,
 }
 
 impl Event {
@@ -92,6 +139,10 @@ impl Event {
                 state,
             },
             sys::TTT_EVENT_RESET => Event::Reset,
+            sys::TTT_EVENT_RESIGN => Event::Resign { mark: mark?, ply, state },
+            sys::TTT_EVENT_DRAW_AGREED => Event::DrawAgreed { ply },
+            sys::TTT_EVENT_UNDO_ENDING => Event::UndoEnding { resigned: mark, ply },
+            sys::TTT_EVENT_REDO_ENDING => Event::RedoEnding { resigned: mark, ply, state },
             // A kind from a newer library: not something this crate can name.
             _ => return None,
         })
@@ -332,6 +383,108 @@ impl Game {
         // SAFETY: a valid game.
         let status = unsafe { sys::ttt_game_reset(self.as_ptr()) };
         self.after_change(status).map(drop)
+    }
+
+    /// The ply limit: the game is drawn after this many moves without a
+    /// result; 0 for none. Only before the first move, else `RulesLocked`;
+    /// `Rule` beyond size * size (which is the same as none).
+    pub fn set_ply_limit(&self, plies: usize) -> Result<()> {
+        // SAFETY: a valid game.
+        check(unsafe {
+            sys::ttt_game_set_rule(self.as_ptr(), sys::TTT_RULE_PLY_LIMIT, to_c(plies))
+        })?;
+        Ok(())
+    }
+
+    /// The ply limit, 0 for none.
+    pub fn ply_limit(&self) -> usize {
+        let mut value = 0;
+        // SAFETY: value is a valid out-pointer.
+        let status =
+            unsafe { sys::ttt_game_get_rule(self.as_ptr(), sys::TTT_RULE_PLY_LIMIT, &mut value) };
+        assert_eq!(status, sys::TTT_OK, "libttt knows the ply limit");
+        from_c(value)
+    }
+
+    /// Names side `mark` (at most 64 bytes of UTF-8, no control
+    /// characters, else `Name`); an empty name removes it. Names are kept
+    /// by clones, resets and saved records.
+    pub fn set_name(&self, mark: Mark, name: &str) -> Result<()> {
+        // SAFETY: name is name.len() readable bytes.
+        check(unsafe {
+            sys::ttt_game_set_name(self.as_ptr(), mark.raw(), name.as_ptr().cast(), name.len())
+        })?;
+        Ok(())
+    }
+
+    /// The name of side `mark`, empty if it has none.
+    pub fn name(&self, mark: Mark) -> String {
+        let mut buf = [0u8; sys::TTT_NAME_MAX as usize + 1];
+        let mut len = 0usize;
+        // SAFETY: buf holds buf.len() bytes; len is a valid out-pointer.
+        let status = unsafe {
+            sys::ttt_game_get_name(
+                self.as_ptr(),
+                mark.raw(),
+                buf.as_mut_ptr().cast(),
+                buf.len(),
+                &mut len,
+            )
+        };
+        assert_eq!(status, sys::TTT_OK, "a name always fits TTT_NAME_MAX + 1 bytes");
+        String::from_utf8(buf[..len].to_vec()).expect("libttt keeps only UTF-8 names")
+    }
+
+    /// Side `mark` resigns, whoever is to move: the other side wins.
+    /// `GameOver` if the game has ended. Not a move: [`Game::undo`] takes
+    /// the resignation back alone.
+    pub fn resign(&self, mark: Mark) -> Result<State> {
+        let mut state = 0;
+        // SAFETY: a valid game; state is a valid out-pointer.
+        let status = unsafe { sys::ttt_resign(self.as_ptr(), mark.raw(), &mut state) };
+        self.after_change(status)?;
+        Ok(State::from_library(state))
+    }
+
+    /// Both sides agree to a draw. `GameOver` if the game has ended.
+    pub fn agree_draw(&self) -> Result<State> {
+        let mut state = 0;
+        // SAFETY: a valid game; state is a valid out-pointer.
+        let status = unsafe { sys::ttt_agree_draw(self.as_ptr(), &mut state) };
+        self.after_change(status)?;
+        Ok(State::from_library(state))
+    }
+
+    /// The cells where the side to move may play, as (row, col) in
+    /// row-major order; empty once the game is over. One moment's list,
+    /// even while other threads play.
+    pub fn legal_moves(&self) -> Vec<(usize, usize)> {
+        let n = self.size();
+        let mut cells = vec![0i32; n * n];
+        let mut len = 0usize;
+        // SAFETY: cells holds cells.len() ints, which always suffices.
+        let status = unsafe {
+            sys::ttt_legal_moves(self.as_ptr(), cells.as_mut_ptr(), cells.len(), &mut len)
+        };
+        assert_eq!(status, sys::TTT_OK, "size * size cells always suffice");
+        cells[..len]
+            .iter()
+            .map(|&cell| (from_c(cell) / n, from_c(cell) % n))
+            .collect()
+    }
+
+    /// How the game ended, or `None` while it is in progress.
+    pub fn ending(&self) -> Option<Ending> {
+        // SAFETY: a valid game.
+        match unsafe { sys::ttt_ending(self.as_ptr()) } {
+            sys::TTT_END_LINE => Some(Ending::Line),
+            sys::TTT_END_FULL_BOARD => Some(Ending::FullBoard),
+            sys::TTT_END_NO_LINE => Some(Ending::NoLine),
+            sys::TTT_END_RESIGN => Some(Ending::Resign),
+            sys::TTT_END_AGREED => Some(Ending::Agreed),
+            sys::TTT_END_PLY_LIMIT => Some(Ending::PlyLimit),
+            _ => None,
+        }
     }
 
     /// Where the game stands.

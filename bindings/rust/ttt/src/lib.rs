@@ -39,7 +39,7 @@ mod game;
 
 pub use engine::{BotLevel, Counts, Perft, Solution, SolveOptions, Value};
 pub use error::{Error, ErrorKind, Result};
-pub use game::{Event, Game, Move};
+pub use game::{Ending, Event, Game, Move};
 /// The raw `extern "C"` declarations (the `ttt-sys` crate).
 pub use ttt_sys as sys;
 

@@ -1,7 +1,7 @@
 //! game.rs - tests of the safe game API: full games, every error kind, undo after a win, save/load, listeners, clone, drop.
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use ttt::{Error, ErrorKind, Event, Game, Mark, Move, Rule, State};
+use ttt::{Ending, Error, ErrorKind, Event, Game, Mark, Move, Rule, State};
 
 fn play_all(game: &Game, names: &[&str]) -> State {
     let mut state = game.state();
@@ -301,4 +301,74 @@ fn game_moves_to_another_thread() {
     .join()
     .unwrap();
     assert_eq!(ply, 2);
+}
+
+#[test]
+fn names_endings_and_the_ply_limit() {
+    let game = Game::new(3, 0).unwrap();
+    game.set_name(Mark::X, "Ana").unwrap();
+    game.set_name(Mark::O, "Bö \"b\"").unwrap();
+    assert_eq!(game.name(Mark::X), "Ana");
+    assert_eq!(game.set_name(Mark::X, "a\tb").unwrap_err().kind(), ErrorKind::Name);
+    assert_eq!(game.set_name(Mark::X, &"a".repeat(65)).unwrap_err().kind(), ErrorKind::Name);
+    assert_eq!(game.name(Mark::X), "Ana");
+
+    game.play(1, 1).unwrap();
+    assert_eq!(game.ending(), None);
+    assert_eq!(game.resign(Mark::X).unwrap(), State::OWon);
+    assert_eq!(game.ending(), Some(Ending::Resign));
+    assert_eq!(game.play(0, 0).unwrap_err().kind(), ErrorKind::GameOver);
+    let record = game.save().unwrap();
+    assert_eq!(
+        record,
+        "ttt/1 n=3 k=3 rules=classic moves=b2 x=\"Ana\" o=\"Bö \\\"b\\\"\" end=resign-x\n"
+    );
+    let loaded = Game::load(&record).unwrap();
+    assert_eq!(loaded.ending(), Some(Ending::Resign));
+    assert_eq!(loaded.name(Mark::O), "Bö \"b\"");
+
+    game.undo().unwrap();
+    assert_eq!(game.state(), State::InProgress);
+    assert_eq!(game.ply(), 1);
+    assert_eq!(game.agree_draw().unwrap(), State::Draw);
+    assert_eq!(game.ending(), Some(Ending::Agreed));
+
+    let limited = Game::new(9, 5).unwrap();
+    limited.set_ply_limit(2).unwrap();
+    assert_eq!(limited.ply_limit(), 2);
+    limited.play(0, 0).unwrap();
+    assert_eq!(limited.play(8, 8).unwrap(), State::Draw);
+    assert_eq!(limited.ending(), Some(Ending::PlyLimit));
+}
+
+#[test]
+fn ending_events() {
+    let mut game = Game::new(3, 0).unwrap();
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&seen);
+    game.set_listener(move |e| sink.lock().unwrap().push(*e)).unwrap();
+    game.play(1, 1).unwrap();
+    game.resign(Mark::O).unwrap();
+    game.undo().unwrap();
+    game.redo().unwrap();
+    game.undo().unwrap();
+    game.agree_draw().unwrap();
+    let events = seen.lock().unwrap().clone();
+    assert_eq!(events[1], Event::Resign { mark: Mark::O, ply: 1, state: State::XWon });
+    assert_eq!(events[2], Event::UndoEnding { resigned: Some(Mark::O), ply: 1 });
+    assert_eq!(events[3], Event::RedoEnding { resigned: Some(Mark::O), ply: 1, state: State::XWon });
+    assert_eq!(events[5], Event::DrawAgreed { ply: 1 });
+}
+
+#[test]
+fn legal_moves_follow_the_game() {
+    let game = Game::new(3, 0).unwrap();
+    assert_eq!(game.legal_moves().len(), 9);
+    game.play(1, 1).unwrap();
+    let moves = game.legal_moves();
+    assert_eq!(moves.len(), 8);
+    assert!(!moves.contains(&(1, 1)));
+    assert_eq!(moves[0], (0, 0));
+    game.resign(Mark::O).unwrap();
+    assert!(game.legal_moves().is_empty());
 }
