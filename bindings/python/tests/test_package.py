@@ -90,8 +90,10 @@ def test_enums_equal_the_c_values():
     assert (ttt.BotLevel.RANDOM, ttt.BotLevel.STRONG, ttt.BotLevel.PERFECT) == (0, 1, 2)
     assert (ttt.Value.LOSS, ttt.Value.DRAW, ttt.Value.WIN) == (-1, 0, 1)
     assert (ttt.Rule.MISERE, ttt.Rule.EARLY_DRAW) == (1, 2)
-    assert list(ttt.EventKind) == [1, 2, 3, 4]
-    assert [int(s) for s in ttt.Status] == list(range(0, -20, -1))
+    assert list(ttt.EventKind) == [1, 2, 3, 4, 5, 6, 7, 8]
+    assert list(ttt.Ending) == [0, 1, 2, 3, 4, 5, 6]
+    assert ttt.Rule.PLY_LIMIT == 3 and ttt.NAME_MAX == 64
+    assert [int(s) for s in ttt.Status] == list(range(0, -20, -1)) + [-21]
     assert ttt.X is ttt.Mark.X and ttt.DRAW is ttt.State.DRAW
     assert ttt.BOT_PERFECT is ttt.BotLevel.PERFECT
     for status in ttt.Status:
@@ -222,7 +224,7 @@ ERROR_CLASSES = {
     ttt.E_RULES_LOCKED: ttt.RuleError, ttt.E_PARSE: ttt.ParseError,
     ttt.E_BUFFER: ttt.TttError, ttt.E_NO_LINE: ttt.TttError, ttt.E_RANGE: ttt.TttError,
     ttt.E_STALE: ttt.StaleError, ttt.E_BUDGET: ttt.BudgetError,
-    ttt.E_OVERFLOW: ttt.TttError,
+    ttt.E_OVERFLOW: ttt.TttError, ttt.E_NAME: ttt.PlayerNameError,
 }
 
 
@@ -255,3 +257,53 @@ def test_malformed_record_reports_its_offset():
     with pytest.raises(ttt.OccupiedError) as caught:
         ttt.Game.load("ttt/1 n=3 k=3 rules=classic moves=b2,b2\n")
     assert caught.value.offset == len("ttt/1 n=3 k=3 rules=classic moves=b2,")
+
+
+# -- players and endings (1.2) -----------------------------------------------
+
+def test_names_resignation_and_record():
+    game = ttt.Game()
+    game.set_name(ttt.X, "Ana")
+    game.set_name(ttt.O, "Bö \"b\" \\")
+    with pytest.raises(ttt.PlayerNameError):
+        game.set_name(ttt.X, "a\tb")
+    with pytest.raises(ttt.PlayerNameError):
+        game.set_name(ttt.X, "a" * (ttt.NAME_MAX + 1))
+    assert game.name(ttt.X) == "Ana"
+    game.play("b2")
+    assert game.ending is ttt.Ending.NONE
+    assert game.resign(ttt.X) is ttt.State.O_WON
+    assert game.ending is ttt.Ending.RESIGN
+    with pytest.raises(ttt.GameOverError):
+        game.play("a1")
+    record = game.save()
+    assert record == ('ttt/1 n=3 k=3 rules=classic moves=b2 x="Ana" '
+                      'o="Bö \\"b\\" \\\\" end=resign-x\n')
+    loaded = ttt.Game.load(record)
+    assert loaded.ending is ttt.Ending.RESIGN and loaded.state is ttt.State.O_WON
+    assert loaded.name(ttt.O) == 'Bö "b" \\'
+    game.undo()
+    assert game.state is ttt.State.IN_PROGRESS and game.ply == 1
+    assert game.agree_draw() is ttt.State.DRAW
+    assert game.ending is ttt.Ending.AGREED
+
+
+def test_ply_limit_and_ending_events():
+    game = ttt.Game(9, 5)
+    game.set_rule(ttt.Rule.PLY_LIMIT, 2)
+    assert game.get_rule(ttt.Rule.PLY_LIMIT) == 2
+    events = []
+    game.set_listener(events.append)
+    game.play(0, 0)
+    assert game.play(8, 8) is ttt.State.DRAW
+    assert game.ending is ttt.Ending.PLY_LIMIT
+    game.undo()
+    game.resign(ttt.O)
+    game.undo()
+    game.redo()
+    kinds = [e.kind for e in events]
+    assert kinds == [ttt.EventKind.PLAY, ttt.EventKind.PLAY, ttt.EventKind.UNDO,
+                     ttt.EventKind.RESIGN, ttt.EventKind.UNDO_ENDING,
+                     ttt.EventKind.REDO_ENDING]
+    assert events[3].mark is ttt.Mark.O and events[3].row == -1
+    assert events[3].state is ttt.State.X_WON

@@ -32,12 +32,13 @@ __version__ = "1.2.0"
 __all__ = [
     # types
     "Mark", "State", "BotLevel", "Value", "Rule", "EventKind", "Status",
+    "Ending",
     "Game", "Seed", "Event", "Counts", "Solution",
     # errors
     "TttError", "IllegalMoveError", "MarkError", "OffBoardError",
     "OccupiedError", "WrongTurnError", "GameOverError", "NoUndoError",
     "NoRedoError", "SizeError", "RuleError", "StaleError", "BudgetError",
-    "ParseError",
+    "ParseError", "PlayerNameError",
     # functions
     "load_library", "library_path", "has_engine", "version", "cell_name",
     "parse_cell",
@@ -51,6 +52,11 @@ __all__ = [
     "E_RULES_LOCKED", "E_PARSE", "E_BUFFER", "E_NO_LINE", "E_RANGE",
     "E_STALE", "E_BUDGET", "E_OVERFLOW", "MIN_SIZE", "MAX_SIZE",
     "MARK_CHARS", "STATE_NAMES", "ENV_VAR",
+    # since 1.2: players and endings
+    "E_NAME", "RULE_PLY_LIMIT", "NAME_MAX", "EVENT_RESIGN",
+    "EVENT_DRAW_AGREED", "EVENT_UNDO_ENDING", "EVENT_REDO_ENDING",
+    "END_NONE", "END_LINE", "END_FULL_BOARD", "END_NO_LINE", "END_RESIGN",
+    "END_AGREED", "END_PLY_LIMIT",
 ]
 
 # ---------------------------------------------------------------------------
@@ -95,6 +101,7 @@ class Rule(enum.IntEnum):
 
     MISERE = 1
     EARLY_DRAW = 2
+    PLY_LIMIT = 3  # a count of moves, 0 for none (since 1.2)
 
 
 class EventKind(enum.IntEnum):
@@ -104,6 +111,23 @@ class EventKind(enum.IntEnum):
     UNDO = 2
     REDO = 3
     RESET = 4
+    # Since 1.2; row and col are -1 for these.
+    RESIGN = 5        # mark: the side that resigned
+    DRAW_AGREED = 6   # mark: EMPTY
+    UNDO_ENDING = 7   # mark: who had resigned, EMPTY for an agreement
+    REDO_ENDING = 8
+
+
+class Ending(enum.IntEnum):
+    """How a game ended (Game.ending): TTT_END_* (since 1.2)."""
+
+    NONE = 0        # still in progress
+    LINE = 1        # a completed line
+    FULL_BOARD = 2  # every cell filled without a line
+    NO_LINE = 3     # early draw: no line can be completed
+    RESIGN = 4      # a side resigned (the loser in Game.state)
+    AGREED = 5      # a draw by agreement
+    PLY_LIMIT = 6   # drawn at the ply limit
 
 
 class Status(enum.IntEnum):
@@ -129,6 +153,7 @@ class Status(enum.IntEnum):
     E_STALE = -17
     E_BUDGET = -18
     E_OVERFLOW = -19
+    E_NAME = -21  # since 1.2
 
 
 # The same values under the names of the first binding (and of ttt.h).
@@ -146,7 +171,15 @@ MIN_SIZE, MAX_SIZE = 3, 1024
 OK = Status.OK
 (E_INVALID, E_NOMEM, E_SIZE, E_MARK, E_OFF_BOARD, E_OCCUPIED, E_WRONG_TURN,
  E_GAME_OVER, E_NO_UNDO, E_NO_REDO, E_RULE, E_RULES_LOCKED, E_PARSE,
- E_BUFFER, E_NO_LINE, E_RANGE, E_STALE, E_BUDGET, E_OVERFLOW) = list(Status)[1:]
+ E_BUFFER, E_NO_LINE, E_RANGE, E_STALE, E_BUDGET, E_OVERFLOW) = list(Status)[1:20]
+E_NAME = Status.E_NAME
+RULE_PLY_LIMIT = Rule.PLY_LIMIT
+NAME_MAX = 64
+EVENT_RESIGN, EVENT_DRAW_AGREED, EVENT_UNDO_ENDING, EVENT_REDO_ENDING = (
+    EventKind.RESIGN, EventKind.DRAW_AGREED, EventKind.UNDO_ENDING,
+    EventKind.REDO_ENDING)
+(END_NONE, END_LINE, END_FULL_BOARD, END_NO_LINE, END_RESIGN, END_AGREED,
+ END_PLY_LIMIT) = list(Ending)
 
 MARK_CHARS = {EMPTY: ".", X: "X", O: "O"}
 STATE_NAMES = {IN_PROGRESS: "in progress", X_WON: "X won", O_WON: "O won",
@@ -268,6 +301,11 @@ class ParseError(TttError):
     """TTT_E_PARSE: a malformed record or cell name (see .offset)."""
 
 
+class PlayerNameError(TttError):
+    """TTT_E_NAME: a player name longer than NAME_MAX bytes of UTF-8, or
+    with control characters."""
+
+
 _ERRORS = {
     E_MARK: MarkError,
     E_OFF_BOARD: OffBoardError,
@@ -282,6 +320,7 @@ _ERRORS = {
     E_STALE: StaleError,
     E_BUDGET: BudgetError,
     E_PARSE: ParseError,
+    E_NAME: PlayerNameError,
 }
 
 
@@ -352,6 +391,11 @@ _PROTOTYPES = {
     "ttt_play_at": (_int, [_GameP, _int, _int, _int, _int, _int_p]),
     "ttt_undo": (_int, [_GameP]),
     "ttt_redo": (_int, [_GameP]),
+    "ttt_game_set_name": (_int, [_GameP, _int, _char_p, _size]),
+    "ttt_game_get_name": (_int, [_GameP, _int, _buf, _size, _size_p]),
+    "ttt_resign": (_int, [_GameP, _int, _int_p]),
+    "ttt_agree_draw": (_int, [_GameP, _int_p]),
+    "ttt_ending": (_int, [_GameP]),
     "ttt_state": (_int, [_GameP]),
     "ttt_size": (_int, [_GameP]),
     "ttt_win_length": (_int, [_GameP]),
@@ -648,7 +692,7 @@ class Game:
                                                       _c_int(value)))
 
     def get_rule(self, rule: int) -> int:
-        """A Rule's value (0 or 1)."""
+        """A Rule's value (0 or 1; a count of moves for Rule.PLY_LIMIT)."""
         value = ctypes.c_int()
         _check(self._lib, self._lib.ttt_game_get_rule(self._h(), _c_int(rule),
                                                       ctypes.byref(value)))
@@ -708,8 +752,48 @@ class Game:
         _check(self._lib, self._lib.ttt_redo(self._h()))
 
     def reset(self) -> None:
-        """Empties the board, the history and the redo stack; keeps the rules."""
+        """Empties the board, the history and the redo stack; keeps the rules
+        and the player names."""
         _check(self._lib, self._lib.ttt_game_reset(self._h()))
+
+    # -- players and endings (since 1.2) --
+
+    def set_name(self, mark: int, name: str) -> None:
+        """Names side mark (X or O): at most NAME_MAX bytes of UTF-8 without
+        control characters (else PlayerNameError); "" removes the name. Kept
+        by clone, reset and the saved record."""
+        data = name.encode("utf-8")
+        _check(self._lib, self._lib.ttt_game_set_name(self._h(), _c_int(mark),
+                                                      data, len(data)))
+
+    def name(self, mark: int) -> str:
+        """The name of side mark, "" if it has none."""
+        buf = ctypes.create_string_buffer(NAME_MAX + 1)
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_game_get_name(
+            self._h(), _c_int(mark), buf, NAME_MAX + 1, ctypes.byref(length)))
+        return buf.raw[:length.value].decode("utf-8")
+
+    def resign(self, mark: int) -> State:
+        """Side mark resigns, whoever is to move: the other side wins.
+        Returns the State; GameOverError if the game has ended. Not a move:
+        undo() takes the resignation back alone."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_resign(self._h(), _c_int(mark),
+                                               ctypes.byref(state)))
+        return _STATE_OF[state.value]
+
+    def agree_draw(self) -> State:
+        """Both sides agree to a draw (State.DRAW); GameOverError if the game
+        has ended. undo() takes the agreement back."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_agree_draw(self._h(), ctypes.byref(state)))
+        return _STATE_OF[state.value]
+
+    @property
+    def ending(self) -> Ending:
+        """How the game ended: an Ending (Ending.NONE while in progress)."""
+        return Ending(_check(self._lib, self._lib.ttt_ending(self._h())))
 
     # -- reading --
 
