@@ -12,6 +12,11 @@
  * Input layout: a stream of operations, one byte of opcode then the bytes
  * its arguments need; running out of bytes reads zeros. Up to SLOTS games
  * are alive at once so clone and load can target another game.
+ *
+ * Since 1.2 the model also follows player names (checked against its own
+ * UTF-8 reading of the rules), resignations and agreed draws with their
+ * undo and redo, and the ply limit. ttt_random_playout is not run on a game
+ * with a ply limit: the header says the engine does not apply the limit.
  */
 
 #include <limits.h>
@@ -77,7 +82,18 @@ typedef struct model {
     int8_t cells[MAXN * MAXN];
     int hist[MAXN * MAXN]; /* cell index of each move, in order */
     int undone[MAXN * MAXN]; /* redo stack, the next move to redo on top */
+    int limit;       /* the ply limit, 0 for none (n * n reads back as 0) */
+    int ending;      /* OFF_BOARD_* below, or 0 for none */
+    int redo_ending; /* an undone ending at the bottom of the redo stack */
+    int named;       /* a name was ever set: the game has its name block */
+    int name_len[2]; /* X, then O */
+    char name[2][TTT_NAME_MAX];
 } model;
+
+/* The endings that are not on the board. */
+#define OFF_BOARD_X_RESIGNED 1
+#define OFF_BOARD_O_RESIGNED 2
+#define OFF_BOARD_AGREED 3
 
 static const int step_row[4] = {0, 1, 1, 1};
 static const int step_col[4] = {1, 0, 1, -1};
@@ -154,9 +170,84 @@ static void model_place(model *m, int cell)
         int winner = m->misere ? -mark : mark;
         m->state = winner == TTT_X ? TTT_X_WON : TTT_O_WON;
     } else if (m->ply == m->n * m->n ||
-               (m->early_draw && !has_open_window(m))) {
+               (m->early_draw && !has_open_window(m)) ||
+               (m->limit > 0 && m->ply == m->limit)) {
         m->state = TTT_DRAW;
     }
+}
+
+/* How the game ended, as ttt_ending must tell it. */
+static int model_ending(const model *m)
+{
+    if (m->state == TTT_IN_PROGRESS)
+        return TTT_END_NONE;
+    if (m->ending == OFF_BOARD_AGREED)
+        return TTT_END_AGREED;
+    if (m->ending != 0)
+        return TTT_END_RESIGN;
+    if (m->state != TTT_DRAW)
+        return TTT_END_LINE;
+    if (m->ply == m->n * m->n)
+        return TTT_END_FULL_BOARD;
+    if (m->early_draw && !has_open_window(m))
+        return TTT_END_NO_LINE;
+    return TTT_END_PLY_LIMIT;
+}
+
+static int ending_state(int ending)
+{
+    return ending == OFF_BOARD_X_RESIGNED   ? TTT_O_WON
+           : ending == OFF_BOARD_O_RESIGNED ? TTT_X_WON
+                                            : TTT_DRAW;
+}
+
+static int ending_mark(int ending)
+{
+    return ending == OFF_BOARD_X_RESIGNED   ? TTT_X
+           : ending == OFF_BOARD_O_RESIGNED ? TTT_O
+                                            : TTT_EMPTY;
+}
+
+/* A name as the header defines one, read the long way: decode each
+ * character, then judge it. */
+static int model_name_ok(const unsigned char *b, size_t len)
+{
+    if (len > TTT_NAME_MAX)
+        return 0;
+    size_t i = 0;
+    while (i < len) {
+        uint32_t cp;
+        size_t n;
+        if (b[i] < 0x80) {
+            cp = b[i];
+            n = 1;
+        } else if ((b[i] & 0xE0) == 0xC0) {
+            cp = b[i] & 0x1Fu;
+            n = 2;
+        } else if ((b[i] & 0xF0) == 0xE0) {
+            cp = b[i] & 0x0Fu;
+            n = 3;
+        } else if ((b[i] & 0xF8) == 0xF0) {
+            cp = b[i] & 0x07u;
+            n = 4;
+        } else {
+            return 0;
+        }
+        if (i + n > len)
+            return 0;
+        for (size_t j = 1; j < n; j++) {
+            if ((b[i + j] & 0xC0) != 0x80)
+                return 0;
+            cp = cp << 6 | (b[i + j] & 0x3Fu);
+        }
+        static const uint32_t shortest[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < shortest[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return 0;
+        if (cp < 0x20 || (cp >= 0x7F && cp <= 0x9F))
+            return 0;
+        i += n;
+    }
+    return 1;
 }
 
 /* The status ttt_play must give, in the header's order of checks. */
@@ -192,7 +283,7 @@ static int model_to_move(const model *m)
  * the last move, in the first direction where it reaches K. */
 static int model_line(const model *m, int ends[4])
 {
-    if (m->state != TTT_X_WON && m->state != TTT_O_WON)
+    if ((m->state != TTT_X_WON && m->state != TTT_O_WON) || m->ending != 0)
         return TTT_E_NO_LINE;
     int cell = m->hist[m->ply - 1];
     int row = cell / m->n, col = cell % m->n, mark = m->cells[cell];
@@ -267,6 +358,20 @@ static size_t model_record(const model *m, char *out)
         memcpy(out + len, parts[i], l);
         len += l;
     }
+    if (m->limit > 0) {
+        /* " limit=" goes before " moves=", which was just written. */
+        len -= strlen(" moves=");
+        memcpy(out + len, " limit=", 7);
+        len += 7;
+        char rev[8];
+        int count = 0;
+        for (int v = m->limit; v > 0; v /= 10)
+            rev[count++] = (char)('0' + v % 10);
+        while (count > 0)
+            out[len++] = rev[--count];
+        memcpy(out + len, " moves=", 7);
+        len += 7;
+    }
     if (m->ply == 0)
         out[len++] = '-';
     for (int i = 0; i < m->ply; i++) {
@@ -274,12 +379,34 @@ static size_t model_record(const model *m, char *out)
             out[len++] = ',';
         len += model_cell_name(m->hist[i] / m->n, m->hist[i] % m->n, out + len);
     }
+    for (int side = 0; side < 2; side++) {
+        if (m->name_len[side] == 0)
+            continue;
+        memcpy(out + len, side == 0 ? " x=\"" : " o=\"", 4);
+        len += 4;
+        for (int i = 0; i < m->name_len[side]; i++) {
+            char c = m->name[side][i];
+            if (c == '"' || c == '\\')
+                out[len++] = '\\';
+            out[len++] = c;
+        }
+        out[len++] = '"';
+    }
+    if (m->ending != 0) {
+        static const char *const endings[] = {"", " end=resign-x",
+                                              " end=resign-o",
+                                              " end=draw-agreed"};
+        size_t l = strlen(endings[m->ending]);
+        memcpy(out + len, endings[m->ending], l);
+        len += l;
+    }
     out[len++] = '\n';
     return len;
 }
 
-/* The longest record: header, then n*n names of up to 4 bytes plus commas. */
-#define RECORD_MAX (64 + MAXN * MAXN * 5)
+/* The longest record: header, then n*n names of up to 4 bytes plus commas,
+ * the limit, two names of up to 64 bytes all escaped, and the ending. */
+#define RECORD_MAX (64 + MAXN * MAXN * 5 + 16 + 2 * (5 + 2 * TTT_NAME_MAX) + 20)
 
 /* ------------------------------------------------------------------------ */
 /* A counting allocator, so no input can leak a block unnoticed.            */
@@ -360,13 +487,24 @@ static void check_game(const slot *s)
     CHECK(ttt_win_length(g) == m->k);
     CHECK(ttt_state(g) == m->state);
     CHECK(ttt_ply(g) == m->ply);
-    CHECK(ttt_redo_count(g) == m->redo);
+    CHECK(ttt_redo_count(g) == m->redo + (m->redo_ending != 0));
+    CHECK(ttt_ending(g) == model_ending(m));
     CHECK(ttt_to_move(g) == model_to_move(m));
     int value = -1;
     CHECK(ttt_game_get_rule(g, TTT_RULE_MISERE, &value) == TTT_OK);
     CHECK(value == m->misere);
     CHECK(ttt_game_get_rule(g, TTT_RULE_EARLY_DRAW, &value) == TTT_OK);
     CHECK(value == m->early_draw);
+    CHECK(ttt_game_get_rule(g, TTT_RULE_PLY_LIMIT, &value) == TTT_OK);
+    CHECK(value == m->limit);
+    for (int side = 0; side < 2; side++) {
+        char name[TTT_NAME_MAX + 1];
+        size_t len = 0;
+        CHECK(ttt_game_get_name(g, side == 0 ? TTT_X : TTT_O, name, sizeof name,
+                                &len) == TTT_OK);
+        CHECK(len == (size_t)m->name_len[side] && name[len] == '\0');
+        CHECK(memcmp(name, m->name[side], len) == 0);
+    }
 
     int8_t cells[MAXN * MAXN];
     size_t len = 0;
@@ -557,6 +695,7 @@ static void play_and_check(slot *s, int mark, int row, int col)
         return;
     }
     s->m.redo = 0;
+    s->m.redo_ending = 0;
     model_place(&s->m, row * s->m.n + col);
     CHECK(state == s->m.state);
     check_event(s, before, TTT_EVENT_PLAY, mark, row, col);
@@ -646,6 +785,8 @@ static void op_random(input *in, slot *s)
         CHECK(m->cells[row * m->n + col] == TTT_EMPTY && seed != before_seed);
         return;
     }
+    if (m->limit > 0)
+        return; /* see the top of this file */
     int ply = m->ply, events = s->events;
     int status = ttt_random_playout(s->game, &seed, &state);
     if (m->state != TTT_IN_PROGRESS) {
@@ -657,6 +798,7 @@ static void op_random(input *in, slot *s)
     int played = ttt_ply(s->game);
     CHECK(played > ply);
     m->redo = 0;
+    m->redo_ending = 0;
     for (int i = ply; i < played; i++) {
         int mark = 0;
         CHECK(ttt_move_at(s->game, i, &mark, &row, &col) == TTT_OK);
@@ -719,6 +861,7 @@ static void op_play_at(input *in, slot *s)
         return;
     }
     m->redo = 0;
+    m->redo_ending = 0;
     model_place(m, row * m->n + col);
     CHECK(state == m->state);
     check_event(s, before, TTT_EVENT_PLAY, mark, row, col);
@@ -729,6 +872,16 @@ static void op_undo(slot *s)
     model *m = &s->m;
     int before = s->events;
     int status = ttt_undo(s->game);
+    if (m->ending != 0) {
+        /* The ending alone goes, onto the redo stack. */
+        CHECK(status == TTT_OK);
+        m->redo_ending = m->ending;
+        m->ending = 0;
+        m->state = TTT_IN_PROGRESS;
+        check_event(s, before, TTT_EVENT_UNDO_ENDING,
+                    ending_mark(m->redo_ending), -1, -1);
+        return;
+    }
     if (m->ply == 0) {
         CHECK(status == TTT_E_NO_UNDO && s->events == before);
         return;
@@ -745,8 +898,18 @@ static void op_redo(slot *s)
     model *m = &s->m;
     int before = s->events;
     int status = ttt_redo(s->game);
-    if (m->redo == 0) {
+    if (m->redo == 0 && m->redo_ending == 0) {
         CHECK(status == TTT_E_NO_REDO && s->events == before);
+        return;
+    }
+    if (m->redo == 0) {
+        /* The moves above it are back: the ending is re-applied. */
+        CHECK(status == TTT_OK);
+        m->ending = m->redo_ending;
+        m->redo_ending = 0;
+        m->state = ending_state(m->ending);
+        check_event(s, before, TTT_EVENT_REDO_ENDING, ending_mark(m->ending),
+                    -1, -1);
         return;
     }
     CHECK(status == TTT_OK);
@@ -759,13 +922,17 @@ static void op_redo(slot *s)
 static void op_rule(input *in, slot *s)
 {
     model *m = &s->m;
-    int rule = any_int(in, 4);
-    int value = any_int(in, 3);
+    int rule = any_int(in, 5);
+    int cells = m->n * m->n;
+    int value = any_int(in, rule == TTT_RULE_PLY_LIMIT ? cells + 2 : 3);
+    int known = rule == TTT_RULE_MISERE || rule == TTT_RULE_EARLY_DRAW ||
+                rule == TTT_RULE_PLY_LIMIT;
+    int top = rule == TTT_RULE_PLY_LIMIT ? cells : 1;
     int expect;
-    if ((rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW) ||
-        (value != 0 && value != 1))
+    if (!known || value < 0 || value > top)
         expect = TTT_E_RULE;
-    else if (m->ply > 0 || m->redo > 0)
+    else if (m->ply > 0 || m->redo > 0 || m->redo_ending != 0 ||
+             m->state != TTT_IN_PROGRESS)
         expect = TTT_E_RULES_LOCKED;
     else
         expect = TTT_OK;
@@ -773,11 +940,12 @@ static void op_rule(input *in, slot *s)
     if (expect == TTT_OK) {
         if (rule == TTT_RULE_MISERE)
             m->misere = value;
-        else
+        else if (rule == TTT_RULE_EARLY_DRAW)
             m->early_draw = value;
+        else
+            m->limit = value == cells ? 0 : value;
     }
     int got = 55;
-    int known = rule == TTT_RULE_MISERE || rule == TTT_RULE_EARLY_DRAW;
     CHECK(ttt_game_get_rule(s->game, rule, &got) == (known ? TTT_OK : TTT_E_RULE));
     CHECK(known || got == 55);
     CHECK(ttt_game_get_rule(s->game, rule, NULL) == TTT_E_INVALID);
@@ -861,6 +1029,8 @@ static void op_save_load(input *in, slot *from, slot *to)
     CHECK(status == TTT_OK && loaded != NULL && offset == (size_t)-1);
     model m = from->m;
     m.redo = 0; /* undone moves are not saved */
+    m.redo_ending = 0;
+    m.named = m.name_len[0] > 0 || m.name_len[1] > 0;
     adopt(to, loaded, NULL, counted, &m);
 }
 
@@ -869,10 +1039,15 @@ static void op_reset(slot *s)
     model *m = &s->m;
     int before = s->events;
     CHECK(ttt_game_reset(s->game) == TTT_OK);
-    int misere = m->misere, early_draw = m->early_draw;
+    model kept = *m;
     model_init(m, m->n, m->k);
-    m->misere = misere;
-    m->early_draw = early_draw;
+    /* Rules and names stay. */
+    m->misere = kept.misere;
+    m->early_draw = kept.early_draw;
+    m->limit = kept.limit;
+    m->named = kept.named;
+    memcpy(m->name_len, kept.name_len, sizeof m->name_len);
+    memcpy(m->name, kept.name, sizeof m->name);
     if (s->listening) {
         CHECK(s->events == before + 1 && s->last.kind == TTT_EVENT_RESET);
         CHECK(s->last.mark == TTT_EMPTY && s->last.row == -1 && s->last.col == -1);
@@ -912,6 +1087,109 @@ static void op_reads(input *in, slot *s)
     /* Any out-pointer of the winning line may be NULL. */
     int want[4];
     CHECK(ttt_winning_line(s->game, NULL, NULL, NULL, NULL) == model_line(m, want));
+}
+
+/* Resignation, agreed draw, names and their refusals (since 1.2). */
+static void op_match(input *in, slot *s)
+{
+    model *m = &s->m;
+    int before = s->events, state = 77;
+    switch (byte(in) % 4) {
+    case 0: {
+        int mark = pick_mark(in, m);
+        int status = ttt_resign(s->game, mark, &state);
+        if (m->state != TTT_IN_PROGRESS || (mark != TTT_X && mark != TTT_O)) {
+            CHECK(status == (m->state != TTT_IN_PROGRESS ? TTT_E_GAME_OVER
+                                                         : TTT_E_MARK));
+            CHECK(state == 77 && s->events == before);
+            return;
+        }
+        CHECK(status == TTT_OK);
+        m->ending = mark == TTT_X ? OFF_BOARD_X_RESIGNED : OFF_BOARD_O_RESIGNED;
+        m->state = ending_state(m->ending);
+        m->redo = 0;
+        m->redo_ending = 0;
+        CHECK(state == m->state);
+        check_event(s, before, TTT_EVENT_RESIGN, mark, -1, -1);
+        return;
+    }
+    case 1: {
+        int status = ttt_agree_draw(s->game, (byte(in) & 1) ? &state : NULL);
+        if (m->state != TTT_IN_PROGRESS) {
+            CHECK(status == TTT_E_GAME_OVER && state == 77);
+            CHECK(s->events == before);
+            return;
+        }
+        CHECK(status == TTT_OK);
+        m->ending = OFF_BOARD_AGREED;
+        m->state = TTT_DRAW;
+        m->redo = 0;
+        m->redo_ending = 0;
+        CHECK(state == 77 || state == TTT_DRAW);
+        check_event(s, before, TTT_EVENT_DRAW_AGREED, TTT_EMPTY, -1, -1);
+        return;
+    }
+    case 2: {
+        int mark = pick_mark(in, m);
+        unsigned how = byte(in);
+        size_t len = byte(in) % (TTT_NAME_MAX + 8);
+        unsigned char name[TTT_NAME_MAX + 8];
+        for (size_t i = 0; i < len; i++)
+            name[i] = (unsigned char)byte(in);
+        /* Mostly printable ASCII, so that valid names are common. */
+        if (how & 1)
+            for (size_t i = 0; i < len; i++)
+                name[i] = (unsigned char)(0x20 + name[i] % 0x5F);
+        const char *text = (how & 2) && len > 0 ? NULL : (const char *)name;
+        int valid = model_name_ok(name, len);
+        int expect = text == NULL                       ? TTT_E_INVALID
+                     : mark != TTT_X && mark != TTT_O   ? TTT_E_MARK
+                     : !valid                           ? TTT_E_NAME
+                                                        : TTT_OK;
+        /* The first name allocates; a refusal then changes nothing. */
+        int arm = expect == TTT_OK && s->counted && !m->named && len > 0 &&
+                  (how & 4);
+        the_heap.fail_next = arm;
+        int status = ttt_game_set_name(s->game, mark, text, len);
+        CHECK(the_heap.fail_next == 0);
+        CHECK(status == (arm ? TTT_E_NOMEM : expect));
+        CHECK(s->events == before);
+        if (status == TTT_OK) {
+            int side = mark == TTT_X ? 0 : 1;
+            memcpy(m->name[side], name, len);
+            m->name_len[side] = (int)len;
+            m->named |= len > 0;
+        }
+        return;
+    }
+    default: {
+        /* get_name with too small a buffer, and the calls' refusals. */
+        int side = byte(in) & 1;
+        int mark = side ? TTT_O : TTT_X;
+        char buf[TTT_NAME_MAX + 1];
+        size_t len = 999, capacity = byte(in) % (size_t)(m->name_len[side] + 1);
+        memset(buf, '#', sizeof buf);
+        CHECK(ttt_game_get_name(s->game, mark, buf, capacity, &len) ==
+              TTT_E_BUFFER);
+        CHECK(len == (size_t)m->name_len[side]);
+        for (size_t i = 0; i < sizeof buf; i++)
+            CHECK(buf[i] == '#');
+        CHECK(ttt_game_get_name(s->game, mark, NULL, 0, &len) == TTT_E_BUFFER);
+        CHECK(ttt_game_get_name(s->game, mark, NULL, 3, &len) == TTT_E_INVALID);
+        CHECK(ttt_game_get_name(s->game, mark, buf, sizeof buf, NULL) ==
+              TTT_E_INVALID);
+        CHECK(ttt_game_get_name(s->game, TTT_EMPTY, buf, sizeof buf, &len) ==
+              TTT_E_MARK);
+        CHECK(ttt_game_get_name(NULL, mark, buf, sizeof buf, &len) ==
+              TTT_E_INVALID);
+        CHECK(ttt_game_set_name(NULL, mark, "a", 1) == TTT_E_INVALID);
+        CHECK(ttt_resign(NULL, mark, &state) == TTT_E_INVALID);
+        CHECK(ttt_agree_draw(NULL, &state) == TTT_E_INVALID);
+        CHECK(ttt_ending(NULL) == TTT_E_INVALID && state == 77);
+        CHECK(s->events == before);
+        return;
+    }
+    }
 }
 
 static void op_listener(slot *s)
@@ -1008,7 +1286,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             check_game(s);
             continue;
         }
-        if (op % 16 == 13) {
+        if (op % 16 == 13 && (op & 16) == 0) {
             op_null_calls();
             continue;
         }
@@ -1039,6 +1317,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         case 11: op_reset(s); break;
         case 12: op_reads(&in, s); break;
+        case 13: op_match(&in, s); break;
         case 15:
             if (byte(&in) & 1) {
                 op_listener(s);
