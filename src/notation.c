@@ -543,7 +543,7 @@ static int read_record(reader *r, const ttt_allocator *alloc,
                        ttt_game **game, size_t *where)
 {
     int n, k, misere, early_draw, limit, status;
-    size_t n_at, k_at, limit_at, move_at;
+    size_t n_at, k_at, move_at;
 
     status = expect(r, "ttt/1 n=");
     n_at = r->pos;
@@ -570,10 +570,9 @@ static int read_record(reader *r, const ttt_allocator *alloc,
         status = read_rules(r, &misere, &early_draw);
     /* The ply limit, if any, comes between the rules and the moves. */
     limit = 0;
-    limit_at = r->pos;
     if (status == TTT_OK && r->pos < r->len && r->text[r->pos] == 'l') {
         status = expect(r, "limit=");
-        limit_at = r->pos;
+        size_t limit_at = r->pos;
         if (status == TTT_OK)
             status = read_number_to(r, TTT_MAX_SIZE * TTT_MAX_SIZE, &limit);
         /* 0 and n * n would mean no limit, which is written as no field. */
