@@ -182,7 +182,8 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
         return TTT_E_NOMEM;
     /* The allocator runs without the lock. A game's names block, once
      * made, stays until the game is freed, so one made meanwhile by another
-     * thread is the only reason to go round again. */
+     * thread is the only reason to go round again, and after the loop
+     * names is allocated exactly when the game has a block to copy. */
     ttt__names *names = NULL;
     ttt__lock(game);
     while (game->names && !names) {
@@ -195,14 +196,11 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
         ttt__lock(game);
     }
     ttt_game *copy = copy_game(mem, game);
-    if (game->names) {
+    if (names) {
         memcpy(names, game->names, sizeof *names);
         copy->names = names;
-        names = NULL;
     }
     ttt__unlock(game);
-    if (names) /* never reached: a names block is never taken back */
-        game->alloc.dealloc(game->alloc.user, names);
     copy->owns_memory = 1;
     *out = copy;
     return TTT_OK;
