@@ -387,7 +387,10 @@ TTT_API int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state);
  * 4x4 with K = N and no early draw play every game in registers and
  * allocate nothing; others allocate two copies of the game, once per call,
  * from the game's allocator (TTT_E_NOMEM). TTT_E_GAME_OVER if the game has
- * ended. On an error neither *seed nor results[] changes. */
+ * ended. On an error neither *seed nor results[] changes.
+ * games is the caller's time budget: the call plays every one of them, each
+ * up to size * size moves at the cost of ttt_play, and nothing stops it
+ * sooner; ask for fewer games, over several calls, to bound the time. */
 TTT_API int ttt_random_playouts(const ttt_game *game, uint64_t *seed,
                                 uint64_t games, uint64_t results[4]);
 

@@ -163,7 +163,13 @@ typedef struct position_map {
     uint64_t *slots;  /* capacity slots of key_words words, then the value */
     size_t capacity;  /* a power of two, or 0 */
     size_t used;
+    size_t expected;  /* entries the first allocation should hold */
 } position_map;
+
+/* The map starts no bigger than its layer can fill and at most
+ * MAP_START_SLOTS: a slot holds a whole board (two bits a cell), so on a
+ * huge board even a few spare slots would pass a small table cap. */
+#define MAP_START_SLOTS 1024
 
 typedef struct perft_run {
     const ttt_game *game;
@@ -235,7 +241,13 @@ static uint64_t *map_find(const perft_run *run, const position_map *map,
 static int map_grow(perft_run *run, position_map *map)
 {
     size_t stride = run->key_words + 1;
-    size_t capacity = map->capacity ? map->capacity * 2 : 1024;
+    size_t capacity = map->capacity * 2;
+    if (capacity == 0) {
+        /* Room for the expected entries under the 3/4 load. */
+        capacity = 2;
+        while (capacity < MAP_START_SLOTS && capacity * 3 < map->expected * 4)
+            capacity *= 2;
+    }
     size_t bytes;
     if (capacity < map->capacity ||
         !size_mul(capacity, stride * sizeof(uint64_t), &bytes) ||
@@ -246,7 +258,7 @@ static int map_grow(perft_run *run, position_map *map)
         return TTT_E_NOMEM;
     memset(slots, 0, bytes);
     run->bytes_in_use += bytes;
-    position_map bigger = {slots, capacity, 0};
+    position_map bigger = {slots, capacity, 0, 0};
     for (size_t i = 0; i < map->capacity; i++) {
         const uint64_t *old = map->slots + i * stride;
         if (old[run->key_words] != 0) {
@@ -379,7 +391,9 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
     size_t words = run->key_words;
     size_t stride = words + 1;
     int32_t n = run->snap.n, nn = run->snap.nn;
-    position_map current = {NULL, 0, 0}, next = {NULL, 0, 0};
+    /* The start is one board; each layer is expected to be no smaller than
+     * the one before (the maps double from there as they fill). */
+    position_map current = {NULL, 0, 0, 1}, next = {NULL, 0, 0, 0};
 
     memset(run->child, 0, words * sizeof(uint64_t));
     for (int32_t cell = 0; cell < nn; cell++) {
@@ -396,6 +410,7 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
     for (int ply = 0; status == TTT_OK && ply <= depth; ply++) {
         int mark = ttt__mover_at(run->snap.ply + ply);
         int32_t side = mark == TTT_X ? 0 : nn;
+        next.expected = current.used;
         for (size_t i = 0; status == TTT_OK && i < current.capacity; i++) {
             const uint64_t *key = current.slots + i * stride;
             uint64_t value = key[words];
@@ -1512,6 +1527,21 @@ typedef struct solver {
     int32_t base;       /* distance mode: a win in p plies scores base - p */
 } solver;
 
+/*
+ * The distance scale. A node's score counts plies from that node, and no
+ * proven result is longer than the search may go: MAX_SEARCH_DEPTH plies
+ * from the root, plus the loss in 4 a node may claim without searching. So
+ * base = min(nn, that) + 2 keeps every win and loss positive and apart
+ * from the draw on any board, and every score far inside SCORE_INF and the
+ * table's 16-bit fields (nn + 2 alone passes them from 181 x 182 cells).
+ */
+#define DISTANCE_MAX_PLIES (MAX_SEARCH_DEPTH + 4)
+
+static int32_t distance_base(int32_t nn)
+{
+    return (nn < DISTANCE_MAX_PLIES ? nn : DISTANCE_MAX_PLIES) + 2;
+}
+
 static int32_t win_in(const solver *s, int32_t plies)
 {
     return s->dtm ? s->base - plies : 1;
@@ -2169,8 +2199,7 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
         r->plies = plies;
     } else {
         s->dtm = 1;
-        s->base = b->nn + 2;
-        s->use_tt = s->base < SCORE_INF - 1;
+        s->base = distance_base(b->nn);
         tt_clear(&s->tt);
         target = r->value > 0 ? solve_node(s, 0, SCORE_INF, 0, NULL)
                               : solve_node(s, -SCORE_INF, 0, 0, NULL);
