@@ -473,8 +473,9 @@ typedef struct ttt_solution {
  * 256 KiB and grows only as the search needs, never beyond what the
  * position or the budget can use; the move lists of the search path have a
  * cap of the same size (at least 1 MiB), and a search that would pass it
- * fails with TTT_E_NOMEM (only deep searches of huge boards do). Positions
- * more than 1024 plies from their end stop with TTT_E_BUDGET. For boards
+ * stops as at its node budget, with TTT_E_BUDGET (only deep searches of huge
+ * boards do). Positions more than 1024 plies from their end stop with
+ * TTT_E_BUDGET. For boards
  * beyond 40 cells the table keys are 64-bit hashes, exact for smaller
  * boards.
  *

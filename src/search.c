@@ -1184,13 +1184,15 @@ typedef struct move_stack {
                            * board would otherwise take gigabytes */
 } move_stack;
 
+/* TTT_E_BUDGET when the stack is at its limit: the cap bounds the work of
+ * a search like its node budget does, and nothing failed to allocate. */
 static int push_move(move_stack *stack, int32_t cell, int64_t score)
 {
     if (stack->top == stack->capacity) {
         size_t capacity = stack->capacity ? stack->capacity * 2 : 256;
         size_t bytes;
         if (stack->top >= stack->limit)
-            return TTT_E_NOMEM;
+            return TTT_E_BUDGET;
         if (capacity > stack->limit)
             capacity = stack->limit;
         if (!size_mul(capacity, sizeof(int64_t), &bytes))
@@ -1616,7 +1618,8 @@ static int terminal_score(const solver *s, int *ended)
     return 0;
 }
 
-/* Pushes the node's candidate moves; returns how many, or -1 on NOMEM.
+/* Pushes the node's candidate moves; returns how many, or push_move's
+ * failure (TTT_E_BUDGET at the lists' cap, TTT_E_NOMEM).
  * With doubles > 0, only the cells that stop all of the opponent's double
  * threats (relevance == doubles) or make a threat of mine. */
 static int32_t generate_moves(solver *s, int me, int32_t forced,
@@ -1625,8 +1628,10 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
 {
     sboard *b = &s->b;
     int opp = 1 - me;
-    if (forced >= 0)
-        return push_move(&s->moves, forced, 0) == TTT_OK ? 1 : -1;
+    if (forced >= 0) {
+        int status = push_move(&s->moves, forced, 0);
+        return status == TTT_OK ? 1 : status;
+    }
     int32_t count = 0, dead_seen = 0;
     for (int32_t cell = 0; cell < b->nn; cell++) {
         if (b->cells[cell] != TTT_EMPTY)
@@ -1657,8 +1662,9 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
         }
         if (cell == tt_cell)
             score = SCORE_CAP;
-        if (push_move(&s->moves, cell, score) != TTT_OK)
-            return -1;
+        int status = push_move(&s->moves, cell, score);
+        if (status != TTT_OK)
+            return status;
         count++;
     }
     return count;
@@ -1934,7 +1940,7 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
         clear_relevance(s, opp, doubles);
     if (count < 0) {
         s->moves.top = base;
-        solver_stop(s, TTT_E_NOMEM);
+        solver_stop(s, count);
         return 0;
     }
     sort_moves(s->moves.keys, base, base + (size_t)count);
@@ -2393,7 +2399,8 @@ static int64_t centrality(const sboard *b, int32_t cell)
     return far > 127 ? 0 : 127 - far;
 }
 
-/* Pushes the candidate cells of the node, each scored for ordering. */
+/* Pushes the candidate cells of the node, each scored for ordering;
+ * returns how many, or push_move's failure. */
 static int32_t bot_candidates(bot *s, int me)
 {
     sboard *b = &s->b;
@@ -2416,22 +2423,25 @@ static int32_t bot_candidates(bot *s, int me)
         if (score > SCORE_CAP / 1024 - 1)
             score = SCORE_CAP / 1024 - 1;
         score = score * 1024 + centrality(b, cell) * 8;
-        if (push_move(&s->moves, cell, score) != TTT_OK)
-            return -1;
+        int status = push_move(&s->moves, cell, score);
+        if (status != TTT_OK)
+            return status;
         count++;
     }
     if (count == 0 && fallback >= 0) {
         /* Only dead or far cells remain: any one of them will do. */
         for (int32_t cell = 0; cell < b->nn && count == 0; cell++) {
             if (b->cells[cell] == TTT_EMPTY && b->cell_live[cell] > 0) {
-                if (push_move(&s->moves, cell, 1) != TTT_OK)
-                    return -1;
+                int status = push_move(&s->moves, cell, 1);
+                if (status != TTT_OK)
+                    return status;
                 count++;
             }
         }
         if (count == 0) {
-            if (push_move(&s->moves, fallback, 0) != TTT_OK)
-                return -1;
+            int status = push_move(&s->moves, fallback, 0);
+            if (status != TTT_OK)
+                return status;
             count = 1;
         }
     }
@@ -2466,14 +2476,19 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
 
     size_t base = s->moves.top;
     int32_t count;
-    if (forced >= 0)
-        count = push_move(&s->moves, forced, 0) == TTT_OK ? 1 : -1;
-    else
+    if (forced >= 0) {
+        int status = push_move(&s->moves, forced, 0);
+        count = status == TTT_OK ? 1 : status;
+    } else {
         count = bot_candidates(s, me);
+    }
     if (count < 0) {
+        /* At the lists' cap the search stops as at its node budget, with
+         * the last completed iteration's move. */
         s->moves.top = base;
         s->stopped = 1;
-        s->status = TTT_E_NOMEM;
+        if (count == TTT_E_NOMEM)
+            s->status = TTT_E_NOMEM;
         return 0;
     }
     select_moves(s->moves.keys, base, base + (size_t)count, BOT_BEAM);
@@ -2538,7 +2553,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     } else {
         int32_t count = bot_candidates(&s, me);
         if (count < 0) {
-            s.status = TTT_E_NOMEM;
+            s.status = count;
         } else {
             /* Seeded tie-breaks: random low-order bits among equals. */
             if (seed) {
