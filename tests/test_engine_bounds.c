@@ -235,6 +235,33 @@ static void test_perft_small_tables_still_count(void **state)
     ttt_game_free(g);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Item: the move lists' cap is a budget                                     */
+
+/* On 128 x 128 every node lists some 16,000 moves, so a 1 MiB cap (128 Ki
+ * moves) fills about eight plies down, long before any node budget: the
+ * search stops with TTT_E_BUDGET and what it knows, as at its budget, and
+ * the memory it held stays within the cap plus the board. */
+static void test_move_list_cap_is_a_budget(void **state)
+{
+    (void)state;
+    counting count;
+    ttt_game *g = counted_game(128, 5, &count);
+    play_at(g, 0, 0);
+    ttt_solution s = solution_struct();
+    int32_t best[1] = {-1};
+    size_t len = 9;
+    size_t table = (size_t)1 << 20, nn = 128 * 128;
+    size_t before = engine_start(&count);
+    assert_int_equal(ttt_solve(g, 0, table, 0, &s, best, 1, &len), TTT_E_BUDGET);
+    assert_int_equal(count.live, before);
+    assert_true(count.peak - before <= 2 * table + 512 * nn);
+    assert_int_equal(s.plies, -1);
+    assert_true(s.value_min <= s.value_max);
+    assert_true(len <= 1);
+    ttt_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_scores_right_on_1024),
         cmocka_unit_test(test_perft_depth_0_on_the_largest_board),
         cmocka_unit_test(test_perft_small_tables_still_count),
+        cmocka_unit_test(test_move_list_cap_is_a_budget),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
