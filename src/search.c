@@ -604,7 +604,11 @@ int ttt_count_positions(const ttt_game *game, int depth, size_t table_bytes,
  *   completed           windows full of one mark (a finished game);
  *   cell_live[c]        live windows through c; 0 means c is dead: a mark
  *                       there changes no window, so it only passes the turn;
- *   cell_touched[c]     windows through c holding some mark;
+ *   cell_touched[c]     windows through c holding some mark; the cells
+ *                       with a nonzero count are also listed in touched
+ *                       (touched_at[c] their place, -1 if absent), so the
+ *                       bot finds its candidates without a pass over the
+ *                       board;
  *   cell_weight[p][c]   weight[m] summed over the windows through c holding
  *                       m marks of player p and none of the other;
  *   cell_building[p][c] windows through c holding K - 2 marks of p and none
@@ -662,6 +666,9 @@ typedef struct sboard {
     int32_t *window_start;    /* first cell of each window */
     int32_t *cell_live;
     int32_t *cell_touched;
+    int32_t *touched;         /* the cells with cell_touched > 0, any order */
+    int32_t *touched_at;      /* per cell: its index in touched, or -1 */
+    int32_t touched_count;
     int64_t *cell_weight[2];
     int32_t *cell_building[2];
     int32_t *threat_hits[2];
@@ -686,6 +693,8 @@ static void sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
     b->window_start = carve(carver, windows, sizeof(int32_t));
     b->cell_live = carve(carver, nn, sizeof(int32_t));
     b->cell_touched = carve(carver, nn, sizeof(int32_t));
+    b->touched = carve(carver, nn, sizeof(int32_t));
+    b->touched_at = carve(carver, nn, sizeof(int32_t));
     for (int p = 0; p < 2; p++) {
         b->cell_weight[p] = carve(carver, nn, sizeof(int64_t));
         b->cell_building[p] = carve(carver, nn, sizeof(int32_t));
@@ -768,6 +777,23 @@ static void threat_change(sboard *b, int p, int32_t cell, int sign)
     }
 }
 
+/* Adds sign to the cell's touched count, keeping the touched list. */
+static void touched_change(sboard *b, int32_t cell, int sign)
+{
+    int32_t now = (b->cell_touched[cell] += sign);
+    if (sign > 0 && now == 1) {
+        b->touched_at[cell] = b->touched_count;
+        b->touched[b->touched_count++] = cell;
+    } else if (sign < 0 && now == 0) {
+        /* The last listed cell takes the leaver's place. */
+        int32_t at = b->touched_at[cell];
+        int32_t last = b->touched[--b->touched_count];
+        b->touched[at] = last;
+        b->touched_at[last] = at;
+        b->touched_at[cell] = -1;
+    }
+}
+
 /*
  * Adds (add +1) or removes (add -1) a mark of player p at offset `offset`
  * of window w, which starts at cell start in direction d, and updates every
@@ -837,7 +863,8 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     int32_t building = (now == k - 2) - (mine == k - 2);
     int32_t cell = start;
     for (int i = 0; i < k; i++, cell += step) {
-        b->cell_touched[cell] -= other_open;
+        if (other_open != 0)
+            touched_change(b, cell, -other_open);
         b->cell_weight[p][cell] += weight_mine;
         b->cell_weight[o][cell] += weight_other;
         b->cell_building[p][cell] += building;
@@ -1016,6 +1043,8 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
     memset(b->window_offsets, 0, (size_t)b->window_count * sizeof(int32_t));
     memset(b->cell_live, 0, (size_t)nn * sizeof(int32_t));
     memset(b->cell_touched, 0, (size_t)nn * sizeof(int32_t));
+    memset(b->touched_at, 0xff, (size_t)nn * sizeof(int32_t)); /* all -1 */
+    b->touched_count = 0;
 
     /* Every window starts empty and live. */
     const int none[2] = {0, 0};
@@ -1029,15 +1058,22 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
                 int32_t start = row * n + col;
                 b->window_start[window_index(b, d, row, col)] = start;
                 window_account(b, start, d, none, 0, +1);
-                int32_t cell = start;
-                for (int32_t i = 0; i < k; i++, cell += b->cell_step[d]) {
-                    b->cell_live[cell] += share.live;
-                    b->cell_weight[0][cell] += share.weight[0];
-                    b->cell_weight[1][cell] += share.weight[1];
-                    b->cell_building[0][cell] += share.building[0];
-                    b->cell_building[1][cell] += share.building[1];
-                }
             }
+        }
+    }
+    /* Each cell's sums are its share of every window through it, all alike
+     * while the board is empty: one pass over the cells, not K per window
+     * (which on 1024 x 1024 with K = 512 is close to 10^9 steps). */
+    for (int32_t cell = 0; cell < nn; cell++) {
+        int32_t through = 0;
+        for (int d = 0; d < 4; d++) {
+            int32_t count = compute_windows_through(b, cell, d).count;
+            through += count > 0 ? count : 0; /* none on short diagonals */
+        }
+        b->cell_live[cell] = through * share.live;
+        for (int p = 0; p < 2; p++) {
+            b->cell_weight[p][cell] = through * share.weight[p];
+            b->cell_building[p][cell] = through * share.building[p];
         }
     }
 
@@ -1253,6 +1289,37 @@ static void select_moves(int64_t *keys, size_t from, size_t to, size_t wanted)
         int64_t key = keys[i];
         keys[i] = keys[best];
         keys[best] = key;
+    }
+}
+
+/* Moves the `wanted` highest keys of keys[0, count) to its front, in any
+ * order: a three-way quickselect, linear on average where sorting a huge
+ * board's list would not be. The keys are distinct (they hold the cell). */
+static void select_top(int64_t *keys, size_t count, size_t wanted)
+{
+    size_t lo = 0, hi = count;
+    while (hi - lo > 1 && wanted > lo && wanted < hi) {
+        int64_t a = keys[lo], b = keys[lo + (hi - lo) / 2], c = keys[hi - 1];
+        int64_t pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t lt = lo, i = lo, gt = hi; /* [lo,lt) > pivot, [gt,hi) < pivot */
+        while (i < gt) {
+            int64_t key = keys[i];
+            if (key > pivot) {
+                keys[i++] = keys[lt];
+                keys[lt++] = key;
+            } else if (key < pivot) {
+                keys[i] = keys[--gt];
+                keys[gt] = key;
+            } else {
+                i++;
+            }
+        }
+        if (wanted <= lt)
+            hi = lt;
+        else if (wanted >= gt)
+            lo = gt;
+        else
+            return;
     }
 }
 
@@ -2406,13 +2473,13 @@ static int32_t bot_candidates(bot *s, int me)
     sboard *b = &s->b;
     int opp = 1 - me;
     int any_mark = b->empty < b->nn;
-    int32_t count = 0, fallback = -1;
-    for (int32_t cell = 0; cell < b->nn; cell++) {
-        if (b->cells[cell] != TTT_EMPTY)
-            continue;
-        if (fallback < 0)
-            fallback = cell;
-        if (b->cell_live[cell] == 0 || (any_mark && b->cell_touched[cell] == 0))
+    /* With marks on the board the candidates are touched cells, listed by
+     * the board: no pass over the whole board at every node. */
+    int32_t listed = any_mark ? b->touched_count : b->nn;
+    int32_t count = 0;
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = any_mark ? b->touched[i] : i;
+        if (b->cells[cell] != TTT_EMPTY || b->cell_live[cell] == 0)
             continue;
         int64_t score = 2 * b->cell_weight[me][cell] + b->cell_weight[opp][cell];
         if (b->misere)
@@ -2428,17 +2495,23 @@ static int32_t bot_candidates(bot *s, int me)
             return status;
         count++;
     }
-    if (count == 0 && fallback >= 0) {
-        /* Only dead or far cells remain: any one of them will do. */
-        for (int32_t cell = 0; cell < b->nn && count == 0; cell++) {
-            if (b->cells[cell] == TTT_EMPTY && b->cell_live[cell] > 0) {
+    if (count == 0) {
+        /* Only dead or far cells remain: any one of them will do, the
+         * first live one, else the first empty one. */
+        int32_t fallback = -1;
+        for (int32_t cell = 0; cell < b->nn; cell++) {
+            if (b->cells[cell] != TTT_EMPTY)
+                continue;
+            if (fallback < 0)
+                fallback = cell;
+            if (b->cell_live[cell] > 0) {
                 int status = push_move(&s->moves, cell, 1);
                 if (status != TTT_OK)
                     return status;
-                count++;
+                return 1;
             }
         }
-        if (count == 0) {
+        if (fallback >= 0) {
             int status = push_move(&s->moves, fallback, 0);
             if (status != TTT_OK)
                 return status;
@@ -2563,9 +2636,11 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
                     s.moves.keys[i] = key + (jitter << CELL_BITS);
                 }
             }
-            sort_moves(s.moves.keys, 0, (size_t)count);
-            if (count > BOT_ROOT_MAX)
+            if (count > BOT_ROOT_MAX) {
+                select_top(s.moves.keys, (size_t)count, BOT_ROOT_MAX);
                 count = BOT_ROOT_MAX;
+            }
+            sort_moves(s.moves.keys, 0, (size_t)count);
             s.moves.top = (size_t)count;
             chosen = move_cell(s.moves.keys[0]);
             for (int depth = 1; depth <= b->empty && !s.stopped; depth++) {
