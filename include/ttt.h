@@ -504,7 +504,7 @@ TTT_API int ttt_solve(const ttt_game *game, uint64_t node_budget,
  *     tries the exact solver with half the budget (and then plays perfectly);
  *     otherwise, or if that runs out, iterative-deepening alpha-beta over the
  *     window weights within the budget (0 means 100000 positions, about
- *     0.1 s). Always takes a win in one, always blocks a win in one, sees
+ *     0.1 s; for K > 25, 64000000 / (K * K) positions, as each costs more). Always takes a win in one, always blocks a win in one, sees
  *     double threats. The seed breaks ties among equal moves.
  *   TTT_BOT_RANDOM: ttt_random_move; the seed is required.
  * seed may be NULL for STRONG and PERFECT: ties then go to the first move.

@@ -2437,6 +2437,17 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
 #define BOT_BEAM 12
 #define BOT_SOLVE_EMPTY 16      /* try the exact solver from this many empty cells */
 #define BOT_DEFAULT_BUDGET 100000
+/* A position costs the bot about K * K steps on long windows (K windows a
+ * direction through a placed cell, up to K cells each, and candidates
+ * along the lines of every mark), so the default budget shrinks with K to
+ * keep one move near 0.1 s: 100000 positions up to K = 25. */
+#define BOT_DEFAULT_WORK 64000000
+
+static uint64_t default_bot_budget(int32_t k)
+{
+    uint64_t budget = BOT_DEFAULT_WORK / ((uint64_t)k * (uint64_t)k);
+    return budget < BOT_DEFAULT_BUDGET ? budget : BOT_DEFAULT_BUDGET;
+}
 #define BOT_ROOT_MAX 64          /* root moves searched: the best by weight */
 #define BOT_MOVE_LIST_BYTES ((size_t)64 << 20)
 
@@ -2733,7 +2744,7 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
         if (status == TTT_OK)
             cell = pick_optimal(&r, rng);
     } else {
-        uint64_t budget = node_budget ? node_budget : BOT_DEFAULT_BUDGET;
+        uint64_t budget = node_budget ? node_budget : default_bot_budget(snap.k);
         status = TTT_E_BUDGET;
         if (nn - snap.ply <= BOT_SOLVE_EMPTY) {
             /* Small enough to try exactly: half the budget. */

@@ -262,6 +262,43 @@ static void test_move_list_cap_is_a_budget(void **state)
     ttt_game_free(g);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Item: budgets bound work and memory                                      */
+
+/* The search board's bytes a cell (windows, per-cell sums, keys and
+ * symmetries), besides the table and the move lists. */
+#define SEARCH_BYTES_PER_CELL 256
+
+/* Budget 1 on the largest board with long windows: the solve searches one
+ * position and stops, the bot still answers with a legal move, and memory
+ * stays within the table's cap plus the board. */
+static void test_budget_1_on_the_largest_board(void **state)
+{
+    (void)state;
+    counting count;
+    ttt_game *g = counted_game(TTT_MAX_SIZE, 512, &count);
+    play_at(g, 512, 512);
+    size_t nn = (size_t)TTT_MAX_SIZE * TTT_MAX_SIZE;
+    ttt_solution s = solution_struct();
+    size_t before = engine_start(&count);
+    assert_int_equal(ttt_solve(g, 1, 1, 0, &s, NULL, 0, NULL), TTT_E_BUDGET);
+    assert_true(s.nodes <= 1);
+    assert_int_equal(s.plies, -1);
+    /* table_bytes 1 still gets the smallest table, and the lists their
+     * 1 MiB floor. */
+    assert_true(count.peak - before <= ((size_t)2 << 20) + SEARCH_BYTES_PER_CELL * nn);
+    assert_int_equal(count.live, before);
+
+    uint64_t seed = 3;
+    int row = -1, col = -1, mark = 9;
+    before = engine_start(&count);
+    assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, 1, &seed, &row, &col), TTT_OK);
+    assert_true(count.peak - before <= ((size_t)64 << 20) + SEARCH_BYTES_PER_CELL * nn);
+    assert_int_equal(ttt_cell(g, row, col, &mark), TTT_OK);
+    assert_int_equal(mark, TTT_EMPTY);
+    ttt_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +309,7 @@ int main(void)
         cmocka_unit_test(test_perft_depth_0_on_the_largest_board),
         cmocka_unit_test(test_perft_small_tables_still_count),
         cmocka_unit_test(test_move_list_cap_is_a_budget),
+        cmocka_unit_test(test_budget_1_on_the_largest_board),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
