@@ -634,6 +634,10 @@ static const int dir_col[4] = {1, 0, 1, -1};
 
 #define WEIGHT_SHIFT_CAP 30
 #define RUNS_MAX_CELLS 65536 /* precompute window runs up to 256 x 256 */
+/* Beyond this many cells the engine looks for candidates, threats and
+ * double threats among the touched cells (listed by the board) instead of
+ * passing over the whole board at every node. */
+#define SOLVER_SCAN_CELLS 1024
 
 /* The windows through a cell along one direction: window index w, first
  * cell start and the cell's offset in it, then each next window one step
@@ -713,38 +717,6 @@ static void sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
 /* The symmetry that undoes symmetry s. */
 static const int inverse_symmetry[8] = {0, 3, 2, 1, 4, 5, 6, 7};
 
-/* One window's contribution to the board-wide sums, added (sign +1) or
- * taken away (sign -1). */
-static void window_account(sboard *b, int32_t start, int d, const int count[2],
-                           int32_t offsets, int sign)
-{
-    int k = b->k;
-    if (count[0] == 0 || count[1] == 0)
-        b->live += sign;
-    if (count[0] == k || count[1] == k)
-        b->completed += sign;
-    for (int p = 0; p < 2; p++) {
-        if (count[1 - p] != 0)
-            continue;
-        b->open_windows[p][count[p]] += sign;
-        if (count[p] == k - 1) {
-            /* The missing offset is the full sum minus the marked ones. */
-            int32_t missing = k * (k - 1) / 2 - offsets;
-            int32_t cell = start + missing * b->cell_step[d];
-            int32_t hits = (b->threat_hits[p][cell] += sign);
-            if (sign > 0 && hits == 1) {
-                b->threat_cells[p]++;
-                b->threat_sum[p] += cell;
-            } else if (sign < 0 && hits == 0) {
-                b->threat_cells[p]--;
-                b->threat_sum[p] -= cell;
-            }
-        }
-        if (count[p] > 0)
-            b->eval += (p == 0 ? sign : -sign) * b->weight[count[p]];
-    }
-}
-
 /* What one window adds to each of its cells' sums. */
 typedef struct window_share {
     int32_t live;
@@ -797,10 +769,8 @@ static void touched_change(sboard *b, int32_t cell, int sign)
 /*
  * Adds (add +1) or removes (add -1) a mark of player p at offset `offset`
  * of window w, which starts at cell start in direction d, and updates every
- * sum the window feeds. The same bookkeeping as taking the window's old
- * contribution out with window_account and share_of and putting the new one
- * in, but only the parts that one mark can change: this runs for every
- * window through every cell placed or lifted in a search.
+ * sum the window feeds: only the parts that one mark can change, as this
+ * runs for every window through every cell placed or lifted in a search.
  */
 static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
                           int32_t offset, int add)
@@ -1057,10 +1027,14 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
             for (int32_t col = col_lo; col < col_hi; col++) {
                 int32_t start = row * n + col;
                 b->window_start[window_index(b, d, row, col)] = start;
-                window_account(b, start, d, none, 0, +1);
             }
         }
     }
+    /* An empty window is live and open for both players, and adds nothing
+     * else to the board-wide sums (K >= 3). */
+    b->live = b->window_count;
+    b->open_windows[0][0] = b->window_count;
+    b->open_windows[1][0] = b->window_count;
     /* Each cell's sums are its share of every window through it, all alike
      * while the board is empty: one pass over the cells, not K per window
      * (which on 1024 x 1024 with K = 512 is close to 10^9 steps). */
@@ -1177,6 +1151,15 @@ static int32_t some_threat_cell(const sboard *b, int p)
 {
     if (b->threat_cells[p] == 1)
         return (int32_t)b->threat_sum[p];
+    /* A completion cell shares a window with marks: on large boards look
+     * only at the touched cells. */
+    if (b->nn > SOLVER_SCAN_CELLS) {
+        for (int32_t i = 0; i < b->touched_count; i++) {
+            if (b->threat_hits[p][b->touched[i]] > 0)
+                return b->touched[i];
+        }
+        return -1;
+    }
     for (int32_t cell = 0; cell < b->nn; cell++) {
         if (b->threat_hits[p][cell] > 0)
             return cell;
@@ -1685,6 +1668,29 @@ static int terminal_score(const solver *s, int *ended)
     return 0;
 }
 
+/*
+ * Beyond SOLVER_SCAN_CELLS cells a node does not list every empty cell:
+ * it sorts the touched ones (those sharing a window with a mark, where
+ * every threat, block, dead cell and dummy lies) and then tries the
+ * untouched ones in board order, one at a time, only while no cut-off came.
+ * So a node costs the cells near the marks plus the children it searches,
+ * not a pass over the board. Smaller boards order every cell
+ * (SOLVER_SCAN_CELLS is with the search board).
+ */
+/* The next empty untouched cell from *cursor on (not skip), advancing the
+ * cursor past it; -1 when none is left. */
+static int32_t untouched_after(const sboard *b, int32_t *cursor, int32_t skip)
+{
+    for (int32_t cell = *cursor; cell < b->nn; cell++) {
+        if (b->cells[cell] == TTT_EMPTY && b->cell_touched[cell] == 0 && cell != skip) {
+            *cursor = cell + 1;
+            return cell;
+        }
+    }
+    *cursor = b->nn;
+    return -1;
+}
+
 /* Pushes the node's candidate moves; returns how many, or push_move's
  * failure (TTT_E_BUDGET at the lists' cap, TTT_E_NOMEM).
  * With doubles > 0, only the cells that stop all of the opponent's double
@@ -1700,7 +1706,19 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
         return status == TTT_OK ? 1 : status;
     }
     int32_t count = 0, dead_seen = 0;
-    for (int32_t cell = 0; cell < b->nn; cell++) {
+    /* Large boards list the touched cells only; solve_node tries the
+     * untouched ones after them (see untouched_after). */
+    int listed_only = b->nn > SOLVER_SCAN_CELLS;
+    int32_t listed = listed_only ? b->touched_count : b->nn;
+    if (listed_only && doubles == 0 && tt_cell >= 0 && b->cells[tt_cell] == TTT_EMPTY &&
+        b->cell_touched[tt_cell] == 0) {
+        int status = push_move(&s->moves, tt_cell, SCORE_CAP);
+        if (status != TTT_OK)
+            return status;
+        count++;
+    }
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = listed_only ? b->touched[i] : i;
         if (b->cells[cell] != TTT_EMPTY)
             continue;
         /* Only the maker's open windows matter: other cells are dummies. */
@@ -1853,7 +1871,12 @@ static int32_t find_double_threats(solver *s, int me, int32_t *best_move)
     sboard *b = &s->b;
     int opp = 1 - me;
     int32_t doubles = 0;
-    for (int32_t cell = 0; cell < b->nn; cell++) {
+    /* Building cells share a window with marks: on large boards the touched
+     * list holds them all. */
+    int listed_only = b->nn > SOLVER_SCAN_CELLS;
+    int32_t listed = listed_only ? b->touched_count : b->nn;
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = listed_only ? b->touched[i] : i;
         if (b->cells[cell] != TTT_EMPTY)
             continue;
         if (b->cell_building[me][cell] >= 2 &&
@@ -1875,7 +1898,8 @@ static int32_t find_double_threats(solver *s, int me, int32_t *best_move)
         for (int32_t j = 0; j < targets; j++)
             s->relevance[s->future[j]]++;
     }
-    for (int32_t cell = 0; cell < b->nn; cell++) {
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = listed_only ? b->touched[i] : i;
         if (b->cells[cell] == TTT_EMPTY &&
             (s->relevance[cell] == doubles || b->cell_building[me][cell] > 0))
             return doubles;
@@ -2019,8 +2043,16 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     int32_t alpha0 = alpha;
     int32_t best = -SCORE_INF, best_cell = -1;
     uint64_t nodes_before = s->nodes;
-    for (int32_t i = 0; i < count; i++) {
-        int32_t cell = move_cell(s->moves.keys[base + (size_t)i]);
+    /* The listed moves, then on large boards the untouched cells (none
+     * can help against a forced block or a double threat). */
+    int untouched = b->nn > SOLVER_SCAN_CELLS && forced < 0 && doubles == 0;
+    int32_t cursor = 0;
+    for (int32_t i = 0;; i++) {
+        int32_t cell;
+        if (i < count)
+            cell = move_cell(s->moves.keys[base + (size_t)i]);
+        else if (!untouched || (cell = untouched_after(b, &cursor, tt_cell)) < 0)
+            break;
         sboard_place(b, cell, me);
         int ended;
         int32_t v = terminal_score(s, &ended);
