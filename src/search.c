@@ -602,16 +602,16 @@ int ttt_count_positions(const ttt_game *game, int depth, size_t table_bytes,
  * state, updated only for the windows through the changed cell:
  *   live                windows not holding both marks;
  *   completed           windows full of one mark (a finished game);
- *   cell_live[c]        live windows through c; 0 means c is dead: a mark
+ *   sums[c].live        live windows through c; 0 means c is dead: a mark
  *                       there changes no window, so it only passes the turn;
- *   cell_touched[c]     windows through c holding some mark; the cells
+ *   sums[c].touched     windows through c holding some mark; the cells
  *                       with a nonzero count are also listed in touched
  *                       (touched_at[c] their place, -1 if absent), so the
  *                       bot finds its candidates without a pass over the
  *                       board;
- *   cell_weight[p][c]   weight[m] summed over the windows through c holding
+ *   sums[c].weight[p]   weight[m] summed over the windows through c holding
  *                       m marks of player p and none of the other;
- *   cell_building[p][c] windows through c holding K - 2 marks of p and none
+ *   sums[c].building[p] windows through c holding K - 2 marks of p and none
  *                       of the other: a mark of p on c turns each into a
  *                       threat, so two or more may make a double threat;
  *   open_windows[p][m]  windows holding m marks of p and none of the other;
@@ -650,6 +650,16 @@ typedef struct window_run {
 } window_run;
 
 
+/* A cell's sums over the windows through it (see above), kept together:
+ * placing a mark updates all of them for the same cells, and on a large
+ * board separate arrays put each in its own page. */
+struct cell_sums {
+    int64_t weight[2];   /* cell_weight[p] */
+    int32_t live;        /* cell_live */
+    int32_t touched;     /* cell_touched */
+    int32_t building[2]; /* cell_building[p] */
+};
+
 typedef struct sboard {
     int32_t n, k, nn;
     int32_t span;             /* windows along one line: n - k + 1 */
@@ -668,13 +678,10 @@ typedef struct sboard {
     int16_t *window_marks;    /* X count, O count per window */
     int32_t *window_offsets;
     int32_t *window_start;    /* first cell of each window */
-    int32_t *cell_live;
-    int32_t *cell_touched;
+    struct cell_sums *sums;   /* per cell: the sums below, side by side */
     int32_t *touched;         /* the cells with cell_touched > 0, any order */
     int32_t *touched_at;      /* per cell: its index in touched, or -1 */
     int32_t touched_count;
-    int64_t *cell_weight[2];
-    int32_t *cell_building[2];
     int32_t *threat_hits[2];
     struct window_run *runs;  /* 4 per cell, or NULL on huge boards */
     int32_t *open_windows[2]; /* k + 1 counters each */
@@ -695,13 +702,10 @@ static void sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
     b->window_marks = carve(carver, windows * 2, sizeof(int16_t));
     b->window_offsets = carve(carver, windows, sizeof(int32_t));
     b->window_start = carve(carver, windows, sizeof(int32_t));
-    b->cell_live = carve(carver, nn, sizeof(int32_t));
-    b->cell_touched = carve(carver, nn, sizeof(int32_t));
+    b->sums = carve(carver, nn, sizeof(struct cell_sums));
     b->touched = carve(carver, nn, sizeof(int32_t));
     b->touched_at = carve(carver, nn, sizeof(int32_t));
     for (int p = 0; p < 2; p++) {
-        b->cell_weight[p] = carve(carver, nn, sizeof(int64_t));
-        b->cell_building[p] = carve(carver, nn, sizeof(int32_t));
         b->threat_hits[p] = carve(carver, nn, sizeof(int32_t));
         b->open_windows[p] = carve(carver, (size_t)k + 1, sizeof(int32_t));
     }
@@ -752,7 +756,7 @@ static void threat_change(sboard *b, int p, int32_t cell, int sign)
 /* Adds sign to the cell's touched count, keeping the touched list. */
 static void touched_change(sboard *b, int32_t cell, int sign)
 {
-    int32_t now = (b->cell_touched[cell] += sign);
+    int32_t now = (b->sums[cell].touched += sign);
     if (sign > 0 && now == 1) {
         b->touched_at[cell] = b->touched_count;
         b->touched[b->touched_count++] = cell;
@@ -805,9 +809,9 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
         int32_t building = other == k - 2 ? sign : 0;
         int32_t cell = start;
         for (int i = 0; i < k; i++, cell += step) {
-            b->cell_live[cell] += sign;
-            b->cell_weight[o][cell] += weight;
-            b->cell_building[o][cell] += building;
+            b->sums[cell].live += sign;
+            b->sums[cell].weight[o] += weight;
+            b->sums[cell].building[o] += building;
         }
         return;
     }
@@ -835,9 +839,9 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     for (int i = 0; i < k; i++, cell += step) {
         if (other_open != 0)
             touched_change(b, cell, -other_open);
-        b->cell_weight[p][cell] += weight_mine;
-        b->cell_weight[o][cell] += weight_other;
-        b->cell_building[p][cell] += building;
+        b->sums[cell].weight[p] += weight_mine;
+        b->sums[cell].weight[o] += weight_other;
+        b->sums[cell].building[p] += building;
     }
 }
 
@@ -1000,8 +1004,6 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
     for (int p = 0; p < 2; p++) {
         b->threat_cells[p] = 0;
         b->threat_sum[p] = 0;
-        memset(b->cell_weight[p], 0, (size_t)nn * sizeof(int64_t));
-        memset(b->cell_building[p], 0, (size_t)nn * sizeof(int32_t));
         memset(b->threat_hits[p], 0, (size_t)nn * sizeof(int32_t));
         memset(b->open_windows[p], 0, ((size_t)k + 1) * sizeof(int32_t));
     }
@@ -1011,8 +1013,7 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
     memset(b->cells, TTT_EMPTY, (size_t)nn);
     memset(b->window_marks, 0, (size_t)b->window_count * 2 * sizeof(int16_t));
     memset(b->window_offsets, 0, (size_t)b->window_count * sizeof(int32_t));
-    memset(b->cell_live, 0, (size_t)nn * sizeof(int32_t));
-    memset(b->cell_touched, 0, (size_t)nn * sizeof(int32_t));
+    memset(b->sums, 0, (size_t)nn * sizeof(struct cell_sums));
     memset(b->touched_at, 0xff, (size_t)nn * sizeof(int32_t)); /* all -1 */
     b->touched_count = 0;
 
@@ -1044,10 +1045,10 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
             int32_t count = compute_windows_through(b, cell, d).count;
             through += count > 0 ? count : 0; /* none on short diagonals */
         }
-        b->cell_live[cell] = through * share.live;
+        b->sums[cell].live = through * share.live;
         for (int p = 0; p < 2; p++) {
-            b->cell_weight[p][cell] = through * share.weight[p];
-            b->cell_building[p][cell] = through * share.building[p];
+            b->sums[cell].weight[p] = through * share.weight[p];
+            b->sums[cell].building[p] = through * share.building[p];
         }
     }
 
@@ -1117,7 +1118,7 @@ static int can_double(const sboard *b, int p)
      * weighs at least twice the lightest fillable one. */
     int64_t least = 2 * b->weight[k > left ? k - left : 0];
     for (int32_t cell = 0; cell < b->nn; cell++) {
-        if (b->cells[cell] != TTT_EMPTY || b->cell_weight[p][cell] < least)
+        if (b->cells[cell] != TTT_EMPTY || b->sums[cell].weight[p] < least)
             continue;
         int32_t fewest[4]; /* fewest empty cells of a fillable window, per line */
         for (int d = 0; d < 4; d++) {
@@ -1682,7 +1683,7 @@ static int terminal_score(const solver *s, int *ended)
 static int32_t untouched_after(const sboard *b, int32_t *cursor, int32_t skip)
 {
     for (int32_t cell = *cursor; cell < b->nn; cell++) {
-        if (b->cells[cell] == TTT_EMPTY && b->cell_touched[cell] == 0 && cell != skip) {
+        if (b->cells[cell] == TTT_EMPTY && b->sums[cell].touched == 0 && cell != skip) {
             *cursor = cell + 1;
             return cell;
         }
@@ -1711,7 +1712,7 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
     int listed_only = b->nn > SOLVER_SCAN_CELLS;
     int32_t listed = listed_only ? b->touched_count : b->nn;
     if (listed_only && doubles == 0 && tt_cell >= 0 && b->cells[tt_cell] == TTT_EMPTY &&
-        b->cell_touched[tt_cell] == 0) {
+        b->sums[tt_cell].touched == 0) {
         int status = push_move(&s->moves, tt_cell, SCORE_CAP);
         if (status != TTT_OK)
             return status;
@@ -1722,16 +1723,16 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
         if (b->cells[cell] != TTT_EMPTY)
             continue;
         /* Only the maker's open windows matter: other cells are dummies. */
-        if (maker >= 0 && b->cell_weight[maker][cell] == 0) {
+        if (maker >= 0 && b->sums[cell].weight[maker] == 0) {
             if (dead_seen)
                 continue;
             dead_seen = 1;
         }
         if (doubles > 0 && s->relevance[cell] != doubles &&
-            b->cell_building[me][cell] == 0)
+            b->sums[cell].building[me] == 0)
             continue;
         int64_t score;
-        if (b->cell_live[cell] == 0) {
+        if (b->sums[cell].live == 0) {
             if (dead_seen)
                 continue;
             dead_seen = 1;
@@ -1741,7 +1742,7 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
         } else {
             /* The side that needs a win builds; the side that only needs
              * to stop one blocks first. */
-            int64_t own = b->cell_weight[me][cell], other = b->cell_weight[opp][cell];
+            int64_t own = b->sums[cell].weight[me], other = b->sums[cell].weight[opp];
             score = 2 + (attacking ? 2 * own + other : own + 2 * other) +
                     s->history[cell];
         }
@@ -1879,13 +1880,13 @@ static int32_t find_double_threats(solver *s, int me, int32_t *best_move)
         int32_t cell = listed_only ? b->touched[i] : i;
         if (b->cells[cell] != TTT_EMPTY)
             continue;
-        if (b->cell_building[me][cell] >= 2 &&
+        if (b->sums[cell].building[me] >= 2 &&
             future_threats(b, me, cell, s->future) >= 2) {
             if (best_move)
                 *best_move = cell;
             return DOUBLE_WIN;
         }
-        if (b->cell_building[opp][cell] >= 2 &&
+        if (b->sums[cell].building[opp] >= 2 &&
             future_threats(b, opp, cell, s->future) >= 2)
             s->doubles[doubles++] = cell;
     }
@@ -1901,7 +1902,7 @@ static int32_t find_double_threats(solver *s, int me, int32_t *best_move)
     for (int32_t i = 0; i < listed; i++) {
         int32_t cell = listed_only ? b->touched[i] : i;
         if (b->cells[cell] == TTT_EMPTY &&
-            (s->relevance[cell] == doubles || b->cell_building[me][cell] > 0))
+            (s->relevance[cell] == doubles || b->sums[cell].building[me] > 0))
             return doubles;
     }
     clear_relevance(s, opp, doubles);
@@ -1968,9 +1969,9 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
             *best_move = -1;
             for (int32_t cell = 0; cell < b->nn; cell++) {
                 if (b->cells[cell] == TTT_EMPTY &&
-                    (*best_move < 0 || b->cell_live[cell] > 0)) {
+                    (*best_move < 0 || b->sums[cell].live > 0)) {
                     *best_move = cell;
-                    if (b->cell_live[cell] > 0)
+                    if (b->sums[cell].live > 0)
                         break;
                 }
             }
@@ -2132,7 +2133,7 @@ static int draw_within(solver *s, int32_t plies)
     for (int32_t cell = 0; cell < b->nn; cell++) {
         if (b->cells[cell] != TTT_EMPTY)
             continue;
-        if (b->cell_live[cell] == 0) {
+        if (b->sums[cell].live == 0) {
             if (dead_seen)
                 continue;
             dead_seen = 1;
@@ -2321,13 +2322,13 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
         if (b->cells[cell] != TTT_EMPTY)
             continue;
         int keeps;
-        if (b->cell_live[cell] == 0 && dead_answer != -2) {
+        if (b->sums[cell].live == 0 && dead_answer != -2) {
             keeps = dead_answer;
         } else {
             keeps = move_reaches(s, cell, target);
             if (keeps < 0)
                 return s->status;
-            if (b->cell_live[cell] == 0)
+            if (b->sums[cell].live == 0)
                 dead_answer = keeps;
         }
         if (keeps)
@@ -2522,9 +2523,9 @@ static int32_t bot_candidates(bot *s, int me)
     int32_t count = 0;
     for (int32_t i = 0; i < listed; i++) {
         int32_t cell = any_mark ? b->touched[i] : i;
-        if (b->cells[cell] != TTT_EMPTY || b->cell_live[cell] == 0)
+        if (b->cells[cell] != TTT_EMPTY || b->sums[cell].live == 0)
             continue;
-        int64_t score = 2 * b->cell_weight[me][cell] + b->cell_weight[opp][cell];
+        int64_t score = 2 * b->sums[cell].weight[me] + b->sums[cell].weight[opp];
         if (b->misere)
             score = SCORE_CAP / 4096 - score -
                     (b->threat_hits[me][cell] > 0 ? SCORE_CAP / 8192 : 0);
@@ -2547,7 +2548,7 @@ static int32_t bot_candidates(bot *s, int me)
                 continue;
             if (fallback < 0)
                 fallback = cell;
-            if (b->cell_live[cell] > 0) {
+            if (b->sums[cell].live > 0) {
                 int status = push_move(&s->moves, cell, 1);
                 if (status != TTT_OK)
                     return status;
