@@ -638,6 +638,9 @@ static const int dir_col[4] = {1, 0, 1, -1};
  * double threats among the touched cells (listed by the board) instead of
  * passing over the whole board at every node. */
 #define SOLVER_SCAN_CELLS 1024
+/* Up to this many window cells in one direction, a placed mark updates
+ * them one by one; beyond, through a difference array (touch_windows). */
+#define DIRECT_CHANGE_CELLS 64
 
 /* The windows through a cell along one direction: window index w, first
  * cell start and the cell's offset in it, then each next window one step
@@ -679,6 +682,7 @@ typedef struct sboard {
     int32_t *window_offsets;
     int32_t *window_start;    /* first cell of each window */
     struct cell_sums *sums;   /* per cell: the sums below, side by side */
+    struct cell_sums *diff;   /* 2K + 1 zeroed: touch_windows' scratch */
     int32_t *touched;         /* the cells with cell_touched > 0, any order */
     int32_t *touched_at;      /* per cell: its index in touched, or -1 */
     int32_t touched_count;
@@ -703,6 +707,7 @@ static void sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
     b->window_offsets = carve(carver, windows, sizeof(int32_t));
     b->window_start = carve(carver, windows, sizeof(int32_t));
     b->sums = carve(carver, nn, sizeof(struct cell_sums));
+    b->diff = carve(carver, 2 * (size_t)k + 1, sizeof(struct cell_sums));
     b->touched = carve(carver, nn, sizeof(int32_t));
     b->touched_at = carve(carver, nn, sizeof(int32_t));
     for (int p = 0; p < 2; p++) {
@@ -753,14 +758,15 @@ static void threat_change(sboard *b, int p, int32_t cell, int sign)
     }
 }
 
-/* Adds sign to the cell's touched count, keeping the touched list. */
-static void touched_change(sboard *b, int32_t cell, int sign)
+/* Adds change to the cell's touched count, keeping the touched list. */
+static void touched_change(sboard *b, int32_t cell, int32_t change)
 {
-    int32_t now = (b->sums[cell].touched += sign);
-    if (sign > 0 && now == 1) {
+    int32_t before = b->sums[cell].touched;
+    int32_t now = (b->sums[cell].touched += change);
+    if (before == 0 && now > 0) {
         b->touched_at[cell] = b->touched_count;
         b->touched[b->touched_count++] = cell;
-    } else if (sign < 0 && now == 0) {
+    } else if (before > 0 && now == 0) {
         /* The last listed cell takes the leaver's place. */
         int32_t at = b->touched_at[cell];
         int32_t last = b->touched[--b->touched_count];
@@ -770,14 +776,30 @@ static void touched_change(sboard *b, int32_t cell, int sign)
     }
 }
 
+/* Adds a window's change to one of its cells' sums. */
+static void add_sums(sboard *b, int32_t cell, const struct cell_sums *change)
+{
+    struct cell_sums *sums = &b->sums[cell];
+    sums->live += change->live;
+    for (int p = 0; p < 2; p++) {
+        sums->weight[p] += change->weight[p];
+        sums->building[p] += change->building[p];
+    }
+    if (change->touched != 0)
+        touched_change(b, cell, change->touched);
+}
+
 /*
  * Adds (add +1) or removes (add -1) a mark of player p at offset `offset`
  * of window w, which starts at cell start in direction d, and updates every
  * sum the window feeds: only the parts that one mark can change, as this
  * runs for every window through every cell placed or lifted in a search.
+ * With change NULL it adds to the window's cells itself; otherwise it
+ * leaves them and adds what each of them gains to *change (touch_windows
+ * spreads it over long windows).
  */
 static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
-                          int32_t offset, int add)
+                          int32_t offset, int add, struct cell_sums *change)
 {
     int16_t *marks = b->window_marks + 2 * (size_t)w;
     int o = 1 - p, k = b->k;
@@ -807,6 +829,12 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
         b->eval += (o == 0 ? sign : -sign) * b->weight[other];
         int64_t weight = sign * b->weight[other];
         int32_t building = other == k - 2 ? sign : 0;
+        if (change) {
+            change->live += sign;
+            change->weight[o] += weight;
+            change->building[o] += building;
+            return;
+        }
         int32_t cell = start;
         for (int i = 0; i < k; i++, cell += step) {
             b->sums[cell].live += sign;
@@ -835,6 +863,13 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     int64_t weight_mine = b->weight[now] - b->weight[mine];
     int64_t weight_other = other_open * b->weight[0];
     int32_t building = (now == k - 2) - (mine == k - 2);
+    if (change) {
+        change->touched -= other_open;
+        change->weight[p] += weight_mine;
+        change->weight[o] += weight_other;
+        change->building[p] += building;
+        return;
+    }
     int32_t cell = start;
     for (int i = 0; i < k; i++, cell += step) {
         if (other_open != 0)
@@ -903,14 +938,58 @@ static window_run windows_through(const sboard *b, int32_t cell, int d)
  * window through the cell: at most K per direction. */
 static void touch_windows(sboard *b, int32_t cell, int p, int add)
 {
+    int32_t k = b->k;
+    struct cell_sums *diff = b->diff;
     for (int d = 0; d < 4; d++) {
         window_run run = windows_through(b, cell, d);
+        if (run.count <= 0)
+            continue;
+        int32_t step = b->cell_step[d], first = run.start;
+        /* Few and short windows: each window adds to its cells. Up to K
+         * windows of K cells: window i covers the line segment's cells
+         * i .. i + K - 1, so with diff[i] += change, diff[i + K] -= change
+         * one sweep over those 2K - 1 cells adds every change in O(K)
+         * steps instead of K * K. */
+        int direct = run.count * k <= DIRECT_CHANGE_CELLS;
         for (int32_t i = 0; i < run.count; i++) {
-            window_change(b, run.w, run.start, d, p, run.offset, add);
+            if (direct) {
+                window_change(b, run.w, run.start, d, p, run.offset, add, NULL);
+            } else {
+                struct cell_sums *into = &diff[i], *out = &diff[i + k];
+                struct cell_sums change;
+                memset(&change, 0, sizeof change);
+                window_change(b, run.w, run.start, d, p, run.offset, add, &change);
+                into->live += change.live;
+                into->touched += change.touched;
+                out->live -= change.live;
+                out->touched -= change.touched;
+                for (int q = 0; q < 2; q++) {
+                    into->weight[q] += change.weight[q];
+                    into->building[q] += change.building[q];
+                    out->weight[q] -= change.weight[q];
+                    out->building[q] -= change.building[q];
+                }
+            }
             run.w += b->window_step[d];
-            run.start += b->cell_step[d];
+            run.start += step;
             run.offset--;
         }
+        if (direct)
+            continue;
+        struct cell_sums sum;
+        memset(&sum, 0, sizeof sum);
+        int32_t length = run.count + k - 1, at = first;
+        for (int32_t j = 0; j < length; j++, at += step) {
+            sum.live += diff[j].live;
+            sum.touched += diff[j].touched;
+            for (int q = 0; q < 2; q++) {
+                sum.weight[q] += diff[j].weight[q];
+                sum.building[q] += diff[j].building[q];
+            }
+            add_sums(b, at, &sum);
+        }
+        /* Leave the scratch zeroed for the next direction. */
+        memset(diff, 0, ((size_t)length + 1) * sizeof *diff);
     }
 }
 
@@ -1014,6 +1093,7 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
     memset(b->window_marks, 0, (size_t)b->window_count * 2 * sizeof(int16_t));
     memset(b->window_offsets, 0, (size_t)b->window_count * sizeof(int32_t));
     memset(b->sums, 0, (size_t)nn * sizeof(struct cell_sums));
+    memset(b->diff, 0, (2 * (size_t)k + 1) * sizeof(struct cell_sums));
     memset(b->touched_at, 0xff, (size_t)nn * sizeof(int32_t)); /* all -1 */
     b->touched_count = 0;
 
@@ -2470,10 +2550,10 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
 #define BOT_BEAM 12
 #define BOT_SOLVE_EMPTY 16      /* try the exact solver from this many empty cells */
 #define BOT_DEFAULT_BUDGET 100000
-/* A position costs the bot about K * K steps on long windows (K windows a
- * direction through a placed cell, up to K cells each, and candidates
- * along the lines of every mark), so the default budget shrinks with K to
- * keep one move near 0.1 s: 100000 positions up to K = 25. */
+/* On long windows a position costs the bot far more: a mark changes the
+ * sums of some 8K cells and the candidates lie along every mark's lines,
+ * about K * K steps in all, so the default budget shrinks with K to keep
+ * one move near 0.1 s: 100000 positions up to K = 25. */
 #define BOT_DEFAULT_WORK 64000000
 
 static uint64_t default_bot_budget(int32_t k)
