@@ -616,7 +616,7 @@ static void print_usage(FILE *out)
             "                0..2^64-1 (default 1; the same seed plays the same\n"
             "                game)\n"
             "  --budget N    positions the bot searches per move (default 100000,\n"
-            "                about 0.1 s)\n"
+            "                fewer for K > 25; about 0.1 s)\n"
             "  --perfect-budget N\n"
             "                positions the perfect player may search per move\n"
             "                (default %" PRIu64 "; 0: no limit). If they run out,\n"
