@@ -349,7 +349,11 @@ TTT_API int ttt_game_load(const char *text, size_t len,
  * between calls: the same arguments give the same answer on every platform.
  * Memory for tables and search boards comes from the game's allocator
  * (malloc for a game built with ttt_game_init) and is released before the
- * call returns; the random player never allocates.
+ * call returns; the random player never allocates. A search call holds at
+ * most its table cap plus O(size * size) bytes (under 200 a cell) and does
+ * work in proportion to its node budget plus a few passes over the board:
+ * each position looks only at the cells near the marks (so on a board
+ * mostly near some mark, a position costs more).
  *
  * Random numbers come from a caller-owned uint64_t seed, any value, advanced
  * by splitmix64:
