@@ -616,7 +616,7 @@ static void print_usage(FILE *out)
             "                0..2^64-1 (default 1; the same seed plays the same\n"
             "                game)\n"
             "  --budget N    positions the bot searches per move (default 100000,\n"
-            "                about 0.1 s)\n"
+            "                fewer for K > 25; about 0.1 s)\n"
             "  --perfect-budget N\n"
             "                positions the perfect player may search per move\n"
             "                (default %" PRIu64 "; 0: no limit). If they run out,\n"
@@ -881,7 +881,7 @@ static int cmd_play(int argc, char **argv)
 {
     struct options o = default_options();
     struct session s;
-    int npos, status;
+    int npos, status, computer_failed = 0;
 
     o.player[1] = PLAYER_PERFECT;
     if (parse_options("play", OPT_RULES | OPT_BOARD | OPT_PLAYERS, argc, argv,
@@ -920,6 +920,7 @@ static int cmd_play(int argc, char **argv)
             if (human_turn(&s))
                 break;
         } else if (computer_turn(&s, kind) != TTT_OK) {
+            computer_failed = 1; /* exit status 1, as for a match */
             break;
         }
     }
@@ -929,7 +930,7 @@ static int cmd_play(int argc, char **argv)
     print_outcome(s.game);
     printf("result: %s\n", result_text(ttt_state(s.game)));
     ttt_game_free(s.game);
-    return 0;
+    return computer_failed ? 1 : 0;
 }
 
 /* Reads a whole file into a malloc'd buffer. Returns 0, or -1 with errno. */

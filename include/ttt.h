@@ -474,7 +474,11 @@ TTT_API int ttt_game_load(const char *text, size_t len,
  * between calls: the same arguments give the same answer on every platform.
  * Memory for tables and search boards comes from the game's allocator
  * (malloc for a game built with ttt_game_init) and is released before the
- * call returns; the random player never allocates.
+ * call returns; the random player never allocates. A search call holds at
+ * most its table cap plus O(size * size) bytes (under 200 a cell) and does
+ * work in proportion to its node budget plus a few passes over the board:
+ * each position looks only at the cells near the marks (so on a board
+ * mostly near some mark, a position costs more).
  *
  * Random numbers come from a caller-owned uint64_t seed, any value, advanced
  * by splitmix64:
@@ -512,7 +516,10 @@ TTT_API int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state);
  * 4x4 with K = N and no early draw play every game in registers and
  * allocate nothing; others allocate two copies of the game, once per call,
  * from the game's allocator (TTT_E_NOMEM). TTT_E_GAME_OVER if the game has
- * ended. On an error neither *seed nor results[] changes. */
+ * ended. On an error neither *seed nor results[] changes.
+ * games is the caller's time budget: the call plays every one of them, each
+ * up to size * size moves at the cost of ttt_play, and nothing stops it
+ * sooner; ask for fewer games, over several calls, to bound the time. */
 TTT_API int ttt_random_playouts(const ttt_game *game, uint64_t *seed,
                                 uint64_t games, uint64_t results[4]);
 
@@ -595,8 +602,9 @@ typedef struct ttt_solution {
  * 256 KiB and grows only as the search needs, never beyond what the
  * position or the budget can use; the move lists of the search path have a
  * cap of the same size (at least 1 MiB), and a search that would pass it
- * fails with TTT_E_NOMEM (only deep searches of huge boards do). Positions
- * more than 1024 plies from their end stop with TTT_E_BUDGET. For boards
+ * stops as at its node budget, with TTT_E_BUDGET (only deep searches of huge
+ * boards do). Positions more than 1024 plies from their end stop with
+ * TTT_E_BUDGET. For boards
  * beyond 40 cells the table keys are 64-bit hashes, exact for smaller
  * boards.
  *
@@ -625,7 +633,7 @@ TTT_API int ttt_solve(const ttt_game *game, uint64_t node_budget,
  *     tries the exact solver with half the budget (and then plays perfectly);
  *     otherwise, or if that runs out, iterative-deepening alpha-beta over the
  *     window weights within the budget (0 means 100000 positions, about
- *     0.1 s). Always takes a win in one, always blocks a win in one, sees
+ *     0.1 s; for K > 25, 64000000 / (K * K) positions, as each costs more). Always takes a win in one, always blocks a win in one, sees
  *     double threats. The seed breaks ties among equal moves.
  *   TTT_BOT_RANDOM: ttt_random_move; the seed is required.
  * seed may be NULL for STRONG and PERFECT: ties then go to the first move.

@@ -163,7 +163,13 @@ typedef struct position_map {
     uint64_t *slots;  /* capacity slots of key_words words, then the value */
     size_t capacity;  /* a power of two, or 0 */
     size_t used;
+    size_t expected;  /* entries the first allocation should hold */
 } position_map;
+
+/* The map starts no bigger than its layer can fill and at most
+ * MAP_START_SLOTS: a slot holds a whole board (two bits a cell), so on a
+ * huge board even a few spare slots would pass a small table cap. */
+#define MAP_START_SLOTS 1024
 
 typedef struct perft_run {
     const ttt_game *game;
@@ -235,7 +241,13 @@ static uint64_t *map_find(const perft_run *run, const position_map *map,
 static int map_grow(perft_run *run, position_map *map)
 {
     size_t stride = run->key_words + 1;
-    size_t capacity = map->capacity ? map->capacity * 2 : 1024;
+    size_t capacity = map->capacity * 2;
+    if (capacity == 0) {
+        /* Room for the expected entries under the 3/4 load. */
+        capacity = 2;
+        while (capacity < MAP_START_SLOTS && capacity * 3 < map->expected * 4)
+            capacity *= 2;
+    }
     size_t bytes;
     if (capacity < map->capacity ||
         !size_mul(capacity, stride * sizeof(uint64_t), &bytes) ||
@@ -246,7 +258,7 @@ static int map_grow(perft_run *run, position_map *map)
         return TTT_E_NOMEM;
     memset(slots, 0, bytes);
     run->bytes_in_use += bytes;
-    position_map bigger = {slots, capacity, 0};
+    position_map bigger = {slots, capacity, 0, 0};
     for (size_t i = 0; i < map->capacity; i++) {
         const uint64_t *old = map->slots + i * stride;
         if (old[run->key_words] != 0) {
@@ -379,7 +391,9 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
     size_t words = run->key_words;
     size_t stride = words + 1;
     int32_t n = run->snap.n, nn = run->snap.nn;
-    position_map current = {NULL, 0, 0}, next = {NULL, 0, 0};
+    /* The start is one board; each layer is expected to be no smaller than
+     * the one before (the maps double from there as they fill). */
+    position_map current = {NULL, 0, 0, 1}, next = {NULL, 0, 0, 0};
 
     memset(run->child, 0, words * sizeof(uint64_t));
     for (int32_t cell = 0; cell < nn; cell++) {
@@ -396,6 +410,7 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
     for (int ply = 0; status == TTT_OK && ply <= depth; ply++) {
         int mark = ttt__mover_at(run->snap.ply + ply);
         int32_t side = mark == TTT_X ? 0 : nn;
+        next.expected = current.used;
         for (size_t i = 0; status == TTT_OK && i < current.capacity; i++) {
             const uint64_t *key = current.slots + i * stride;
             uint64_t value = key[words];
@@ -587,12 +602,16 @@ int ttt_count_positions(const ttt_game *game, int depth, size_t table_bytes,
  * state, updated only for the windows through the changed cell:
  *   live                windows not holding both marks;
  *   completed           windows full of one mark (a finished game);
- *   cell_live[c]        live windows through c; 0 means c is dead: a mark
+ *   sums[c].live        live windows through c; 0 means c is dead: a mark
  *                       there changes no window, so it only passes the turn;
- *   cell_touched[c]     windows through c holding some mark;
- *   cell_weight[p][c]   weight[m] summed over the windows through c holding
+ *   sums[c].touched     windows through c holding some mark; the cells
+ *                       with a nonzero count are also listed in touched
+ *                       (touched_at[c] their place, -1 if absent), so the
+ *                       bot finds its candidates without a pass over the
+ *                       board;
+ *   sums[c].weight[p]   weight[m] summed over the windows through c holding
  *                       m marks of player p and none of the other;
- *   cell_building[p][c] windows through c holding K - 2 marks of p and none
+ *   sums[c].building[p] windows through c holding K - 2 marks of p and none
  *                       of the other: a mark of p on c turns each into a
  *                       threat, so two or more may make a double threat;
  *   open_windows[p][m]  windows holding m marks of p and none of the other;
@@ -615,6 +634,13 @@ static const int dir_col[4] = {1, 0, 1, -1};
 
 #define WEIGHT_SHIFT_CAP 30
 #define RUNS_MAX_CELLS 65536 /* precompute window runs up to 256 x 256 */
+/* Beyond this many cells the engine looks for candidates, threats and
+ * double threats among the touched cells (listed by the board) instead of
+ * passing over the whole board at every node. */
+#define SOLVER_SCAN_CELLS 1024
+/* Up to this many window cells in one direction, a placed mark updates
+ * them one by one; beyond, through a difference array (touch_windows). */
+#define DIRECT_CHANGE_CELLS 64
 
 /* The windows through a cell along one direction: window index w, first
  * cell start and the cell's offset in it, then each next window one step
@@ -626,6 +652,16 @@ typedef struct window_run {
     int32_t count;
 } window_run;
 
+
+/* A cell's sums over the windows through it (see above), kept together:
+ * placing a mark updates all of them for the same cells, and on a large
+ * board separate arrays put each in its own page. */
+struct cell_sums {
+    int64_t weight[2];   /* cell_weight[p] */
+    int32_t live;        /* cell_live */
+    int32_t touched;     /* cell_touched */
+    int32_t building[2]; /* cell_building[p] */
+};
 
 typedef struct sboard {
     int32_t n, k, nn;
@@ -645,10 +681,11 @@ typedef struct sboard {
     int16_t *window_marks;    /* X count, O count per window */
     int32_t *window_offsets;
     int32_t *window_start;    /* first cell of each window */
-    int32_t *cell_live;
-    int32_t *cell_touched;
-    int64_t *cell_weight[2];
-    int32_t *cell_building[2];
+    struct cell_sums *sums;   /* per cell: the sums below, side by side */
+    struct cell_sums *diff;   /* 2K + 1 zeroed: touch_windows' scratch */
+    int32_t *touched;         /* the cells with cell_touched > 0, any order */
+    int32_t *touched_at;      /* per cell: its index in touched, or -1 */
+    int32_t touched_count;
     int32_t *threat_hits[2];
     struct window_run *runs;  /* 4 per cell, or NULL on huge boards */
     int32_t *open_windows[2]; /* k + 1 counters each */
@@ -669,11 +706,11 @@ static void sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
     b->window_marks = carve(carver, windows * 2, sizeof(int16_t));
     b->window_offsets = carve(carver, windows, sizeof(int32_t));
     b->window_start = carve(carver, windows, sizeof(int32_t));
-    b->cell_live = carve(carver, nn, sizeof(int32_t));
-    b->cell_touched = carve(carver, nn, sizeof(int32_t));
+    b->sums = carve(carver, nn, sizeof(struct cell_sums));
+    b->diff = carve(carver, 2 * (size_t)k + 1, sizeof(struct cell_sums));
+    b->touched = carve(carver, nn, sizeof(int32_t));
+    b->touched_at = carve(carver, nn, sizeof(int32_t));
     for (int p = 0; p < 2; p++) {
-        b->cell_weight[p] = carve(carver, nn, sizeof(int64_t));
-        b->cell_building[p] = carve(carver, nn, sizeof(int32_t));
         b->threat_hits[p] = carve(carver, nn, sizeof(int32_t));
         b->open_windows[p] = carve(carver, (size_t)k + 1, sizeof(int32_t));
     }
@@ -688,38 +725,6 @@ static void sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
 
 /* The symmetry that undoes symmetry s. */
 static const int inverse_symmetry[8] = {0, 3, 2, 1, 4, 5, 6, 7};
-
-/* One window's contribution to the board-wide sums, added (sign +1) or
- * taken away (sign -1). */
-static void window_account(sboard *b, int32_t start, int d, const int count[2],
-                           int32_t offsets, int sign)
-{
-    int k = b->k;
-    if (count[0] == 0 || count[1] == 0)
-        b->live += sign;
-    if (count[0] == k || count[1] == k)
-        b->completed += sign;
-    for (int p = 0; p < 2; p++) {
-        if (count[1 - p] != 0)
-            continue;
-        b->open_windows[p][count[p]] += sign;
-        if (count[p] == k - 1) {
-            /* The missing offset is the full sum minus the marked ones. */
-            int32_t missing = k * (k - 1) / 2 - offsets;
-            int32_t cell = start + missing * b->cell_step[d];
-            int32_t hits = (b->threat_hits[p][cell] += sign);
-            if (sign > 0 && hits == 1) {
-                b->threat_cells[p]++;
-                b->threat_sum[p] += cell;
-            } else if (sign < 0 && hits == 0) {
-                b->threat_cells[p]--;
-                b->threat_sum[p] -= cell;
-            }
-        }
-        if (count[p] > 0)
-            b->eval += (p == 0 ? sign : -sign) * b->weight[count[p]];
-    }
-}
 
 /* What one window adds to each of its cells' sums. */
 typedef struct window_share {
@@ -753,16 +758,48 @@ static void threat_change(sboard *b, int p, int32_t cell, int sign)
     }
 }
 
+/* Adds change to the cell's touched count, keeping the touched list. */
+static void touched_change(sboard *b, int32_t cell, int32_t change)
+{
+    int32_t before = b->sums[cell].touched;
+    int32_t now = (b->sums[cell].touched += change);
+    if (before == 0 && now > 0) {
+        b->touched_at[cell] = b->touched_count;
+        b->touched[b->touched_count++] = cell;
+    } else if (before > 0 && now == 0) {
+        /* The last listed cell takes the leaver's place. */
+        int32_t at = b->touched_at[cell];
+        int32_t last = b->touched[--b->touched_count];
+        b->touched[at] = last;
+        b->touched_at[last] = at;
+        b->touched_at[cell] = -1;
+    }
+}
+
+/* Adds a window's change to one of its cells' sums. */
+static void add_sums(sboard *b, int32_t cell, const struct cell_sums *change)
+{
+    struct cell_sums *sums = &b->sums[cell];
+    sums->live += change->live;
+    for (int p = 0; p < 2; p++) {
+        sums->weight[p] += change->weight[p];
+        sums->building[p] += change->building[p];
+    }
+    if (change->touched != 0)
+        touched_change(b, cell, change->touched);
+}
+
 /*
  * Adds (add +1) or removes (add -1) a mark of player p at offset `offset`
  * of window w, which starts at cell start in direction d, and updates every
- * sum the window feeds. The same bookkeeping as taking the window's old
- * contribution out with window_account and share_of and putting the new one
- * in, but only the parts that one mark can change: this runs for every
- * window through every cell placed or lifted in a search.
+ * sum the window feeds: only the parts that one mark can change, as this
+ * runs for every window through every cell placed or lifted in a search.
+ * With change NULL it adds to the window's cells itself; otherwise it
+ * leaves them and adds what each of them gains to *change (touch_windows
+ * spreads it over long windows).
  */
 static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
-                          int32_t offset, int add)
+                          int32_t offset, int add, struct cell_sums *change)
 {
     int16_t *marks = b->window_marks + 2 * (size_t)w;
     int o = 1 - p, k = b->k;
@@ -792,11 +829,17 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
         b->eval += (o == 0 ? sign : -sign) * b->weight[other];
         int64_t weight = sign * b->weight[other];
         int32_t building = other == k - 2 ? sign : 0;
+        if (change) {
+            change->live += sign;
+            change->weight[o] += weight;
+            change->building[o] += building;
+            return;
+        }
         int32_t cell = start;
         for (int i = 0; i < k; i++, cell += step) {
-            b->cell_live[cell] += sign;
-            b->cell_weight[o][cell] += weight;
-            b->cell_building[o][cell] += building;
+            b->sums[cell].live += sign;
+            b->sums[cell].weight[o] += weight;
+            b->sums[cell].building[o] += building;
         }
         return;
     }
@@ -820,12 +863,20 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     int64_t weight_mine = b->weight[now] - b->weight[mine];
     int64_t weight_other = other_open * b->weight[0];
     int32_t building = (now == k - 2) - (mine == k - 2);
+    if (change) {
+        change->touched -= other_open;
+        change->weight[p] += weight_mine;
+        change->weight[o] += weight_other;
+        change->building[p] += building;
+        return;
+    }
     int32_t cell = start;
     for (int i = 0; i < k; i++, cell += step) {
-        b->cell_touched[cell] -= other_open;
-        b->cell_weight[p][cell] += weight_mine;
-        b->cell_weight[o][cell] += weight_other;
-        b->cell_building[p][cell] += building;
+        if (other_open != 0)
+            touched_change(b, cell, -other_open);
+        b->sums[cell].weight[p] += weight_mine;
+        b->sums[cell].weight[o] += weight_other;
+        b->sums[cell].building[p] += building;
     }
 }
 
@@ -887,14 +938,58 @@ static window_run windows_through(const sboard *b, int32_t cell, int d)
  * window through the cell: at most K per direction. */
 static void touch_windows(sboard *b, int32_t cell, int p, int add)
 {
+    int32_t k = b->k;
+    struct cell_sums *diff = b->diff;
     for (int d = 0; d < 4; d++) {
         window_run run = windows_through(b, cell, d);
+        if (run.count <= 0)
+            continue;
+        int32_t step = b->cell_step[d], first = run.start;
+        /* Few and short windows: each window adds to its cells. Up to K
+         * windows of K cells: window i covers the line segment's cells
+         * i .. i + K - 1, so with diff[i] += change, diff[i + K] -= change
+         * one sweep over those 2K - 1 cells adds every change in O(K)
+         * steps instead of K * K. */
+        int direct = run.count * k <= DIRECT_CHANGE_CELLS;
         for (int32_t i = 0; i < run.count; i++) {
-            window_change(b, run.w, run.start, d, p, run.offset, add);
+            if (direct) {
+                window_change(b, run.w, run.start, d, p, run.offset, add, NULL);
+            } else {
+                struct cell_sums *into = &diff[i], *out = &diff[i + k];
+                struct cell_sums change;
+                memset(&change, 0, sizeof change);
+                window_change(b, run.w, run.start, d, p, run.offset, add, &change);
+                into->live += change.live;
+                into->touched += change.touched;
+                out->live -= change.live;
+                out->touched -= change.touched;
+                for (int q = 0; q < 2; q++) {
+                    into->weight[q] += change.weight[q];
+                    into->building[q] += change.building[q];
+                    out->weight[q] -= change.weight[q];
+                    out->building[q] -= change.building[q];
+                }
+            }
             run.w += b->window_step[d];
-            run.start += b->cell_step[d];
+            run.start += step;
             run.offset--;
         }
+        if (direct)
+            continue;
+        struct cell_sums sum;
+        memset(&sum, 0, sizeof sum);
+        int32_t length = run.count + k - 1, at = first;
+        for (int32_t j = 0; j < length; j++, at += step) {
+            sum.live += diff[j].live;
+            sum.touched += diff[j].touched;
+            for (int q = 0; q < 2; q++) {
+                sum.weight[q] += diff[j].weight[q];
+                sum.building[q] += diff[j].building[q];
+            }
+            add_sums(b, at, &sum);
+        }
+        /* Leave the scratch zeroed for the next direction. */
+        memset(diff, 0, ((size_t)length + 1) * sizeof *diff);
     }
 }
 
@@ -988,8 +1083,6 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
     for (int p = 0; p < 2; p++) {
         b->threat_cells[p] = 0;
         b->threat_sum[p] = 0;
-        memset(b->cell_weight[p], 0, (size_t)nn * sizeof(int64_t));
-        memset(b->cell_building[p], 0, (size_t)nn * sizeof(int32_t));
         memset(b->threat_hits[p], 0, (size_t)nn * sizeof(int32_t));
         memset(b->open_windows[p], 0, ((size_t)k + 1) * sizeof(int32_t));
     }
@@ -999,8 +1092,10 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
     memset(b->cells, TTT_EMPTY, (size_t)nn);
     memset(b->window_marks, 0, (size_t)b->window_count * 2 * sizeof(int16_t));
     memset(b->window_offsets, 0, (size_t)b->window_count * sizeof(int32_t));
-    memset(b->cell_live, 0, (size_t)nn * sizeof(int32_t));
-    memset(b->cell_touched, 0, (size_t)nn * sizeof(int32_t));
+    memset(b->sums, 0, (size_t)nn * sizeof(struct cell_sums));
+    memset(b->diff, 0, (2 * (size_t)k + 1) * sizeof(struct cell_sums));
+    memset(b->touched_at, 0xff, (size_t)nn * sizeof(int32_t)); /* all -1 */
+    b->touched_count = 0;
 
     /* Every window starts empty and live. */
     const int none[2] = {0, 0};
@@ -1013,16 +1108,27 @@ static void sboard_init(sboard *b, const snapshot *snap, int use_keys)
             for (int32_t col = col_lo; col < col_hi; col++) {
                 int32_t start = row * n + col;
                 b->window_start[window_index(b, d, row, col)] = start;
-                window_account(b, start, d, none, 0, +1);
-                int32_t cell = start;
-                for (int32_t i = 0; i < k; i++, cell += b->cell_step[d]) {
-                    b->cell_live[cell] += share.live;
-                    b->cell_weight[0][cell] += share.weight[0];
-                    b->cell_weight[1][cell] += share.weight[1];
-                    b->cell_building[0][cell] += share.building[0];
-                    b->cell_building[1][cell] += share.building[1];
-                }
             }
+        }
+    }
+    /* An empty window is live and open for both players, and adds nothing
+     * else to the board-wide sums (K >= 3). */
+    b->live = b->window_count;
+    b->open_windows[0][0] = b->window_count;
+    b->open_windows[1][0] = b->window_count;
+    /* Each cell's sums are its share of every window through it, all alike
+     * while the board is empty: one pass over the cells, not K per window
+     * (which on 1024 x 1024 with K = 512 is close to 10^9 steps). */
+    for (int32_t cell = 0; cell < nn; cell++) {
+        int32_t through = 0;
+        for (int d = 0; d < 4; d++) {
+            int32_t count = compute_windows_through(b, cell, d).count;
+            through += count > 0 ? count : 0; /* none on short diagonals */
+        }
+        b->sums[cell].live = through * share.live;
+        for (int p = 0; p < 2; p++) {
+            b->sums[cell].weight[p] = through * share.weight[p];
+            b->sums[cell].building[p] = through * share.building[p];
         }
     }
 
@@ -1092,7 +1198,7 @@ static int can_double(const sboard *b, int p)
      * weighs at least twice the lightest fillable one. */
     int64_t least = 2 * b->weight[k > left ? k - left : 0];
     for (int32_t cell = 0; cell < b->nn; cell++) {
-        if (b->cells[cell] != TTT_EMPTY || b->cell_weight[p][cell] < least)
+        if (b->cells[cell] != TTT_EMPTY || b->sums[cell].weight[p] < least)
             continue;
         int32_t fewest[4]; /* fewest empty cells of a fillable window, per line */
         for (int d = 0; d < 4; d++) {
@@ -1126,6 +1232,15 @@ static int32_t some_threat_cell(const sboard *b, int p)
 {
     if (b->threat_cells[p] == 1)
         return (int32_t)b->threat_sum[p];
+    /* A completion cell shares a window with marks: on large boards look
+     * only at the touched cells. */
+    if (b->nn > SOLVER_SCAN_CELLS) {
+        for (int32_t i = 0; i < b->touched_count; i++) {
+            if (b->threat_hits[p][b->touched[i]] > 0)
+                return b->touched[i];
+        }
+        return -1;
+    }
     for (int32_t cell = 0; cell < b->nn; cell++) {
         if (b->threat_hits[p][cell] > 0)
             return cell;
@@ -1169,13 +1284,15 @@ typedef struct move_stack {
                            * board would otherwise take gigabytes */
 } move_stack;
 
+/* TTT_E_BUDGET when the stack is at its limit: the cap bounds the work of
+ * a search like its node budget does, and nothing failed to allocate. */
 static int push_move(move_stack *stack, int32_t cell, int64_t score)
 {
     if (stack->top == stack->capacity) {
         size_t capacity = stack->capacity ? stack->capacity * 2 : 256;
         size_t bytes;
         if (stack->top >= stack->limit)
-            return TTT_E_NOMEM;
+            return TTT_E_BUDGET;
         if (capacity > stack->limit)
             capacity = stack->limit;
         if (!size_mul(capacity, sizeof(int64_t), &bytes))
@@ -1236,6 +1353,37 @@ static void select_moves(int64_t *keys, size_t from, size_t to, size_t wanted)
         int64_t key = keys[i];
         keys[i] = keys[best];
         keys[best] = key;
+    }
+}
+
+/* Moves the `wanted` highest keys of keys[0, count) to its front, in any
+ * order: a three-way quickselect, linear on average where sorting a huge
+ * board's list would not be. The keys are distinct (they hold the cell). */
+static void select_top(int64_t *keys, size_t count, size_t wanted)
+{
+    size_t lo = 0, hi = count;
+    while (hi - lo > 1 && wanted > lo && wanted < hi) {
+        int64_t a = keys[lo], b = keys[lo + (hi - lo) / 2], c = keys[hi - 1];
+        int64_t pivot = a < b ? (b < c ? b : a < c ? c : a) : (a < c ? a : b < c ? c : b);
+        size_t lt = lo, i = lo, gt = hi; /* [lo,lt) > pivot, [gt,hi) < pivot */
+        while (i < gt) {
+            int64_t key = keys[i];
+            if (key > pivot) {
+                keys[i++] = keys[lt];
+                keys[lt++] = key;
+            } else if (key < pivot) {
+                keys[i] = keys[--gt];
+                keys[gt] = key;
+            } else {
+                i++;
+            }
+        }
+        if (wanted <= lt)
+            hi = lt;
+        else if (wanted >= gt)
+            lo = gt;
+        else
+            return;
     }
 }
 
@@ -1512,6 +1660,21 @@ typedef struct solver {
     int32_t base;       /* distance mode: a win in p plies scores base - p */
 } solver;
 
+/*
+ * The distance scale. A node's score counts plies from that node, and no
+ * proven result is longer than the search may go: MAX_SEARCH_DEPTH plies
+ * from the root, plus the loss in 4 a node may claim without searching. So
+ * base = min(nn, that) + 2 keeps every win and loss positive and apart
+ * from the draw on any board, and every score far inside SCORE_INF and the
+ * table's 16-bit fields (nn + 2 alone passes them from 181 x 182 cells).
+ */
+#define DISTANCE_MAX_PLIES (MAX_SEARCH_DEPTH + 4)
+
+static int32_t distance_base(int32_t nn)
+{
+    return (nn < DISTANCE_MAX_PLIES ? nn : DISTANCE_MAX_PLIES) + 2;
+}
+
 static int32_t win_in(const solver *s, int32_t plies)
 {
     return s->dtm ? s->base - plies : 1;
@@ -1586,7 +1749,31 @@ static int terminal_score(const solver *s, int *ended)
     return 0;
 }
 
-/* Pushes the node's candidate moves; returns how many, or -1 on NOMEM.
+/*
+ * Beyond SOLVER_SCAN_CELLS cells a node does not list every empty cell:
+ * it sorts the touched ones (those sharing a window with a mark, where
+ * every threat, block, dead cell and dummy lies) and then tries the
+ * untouched ones in board order, one at a time, only while no cut-off came.
+ * So a node costs the cells near the marks plus the children it searches,
+ * not a pass over the board. Smaller boards order every cell
+ * (SOLVER_SCAN_CELLS is with the search board).
+ */
+/* The next empty untouched cell from *cursor on (not skip), advancing the
+ * cursor past it; -1 when none is left. */
+static int32_t untouched_after(const sboard *b, int32_t *cursor, int32_t skip)
+{
+    for (int32_t cell = *cursor; cell < b->nn; cell++) {
+        if (b->cells[cell] == TTT_EMPTY && b->sums[cell].touched == 0 && cell != skip) {
+            *cursor = cell + 1;
+            return cell;
+        }
+    }
+    *cursor = b->nn;
+    return -1;
+}
+
+/* Pushes the node's candidate moves; returns how many, or push_move's
+ * failure (TTT_E_BUDGET at the lists' cap, TTT_E_NOMEM).
  * With doubles > 0, only the cells that stop all of the opponent's double
  * threats (relevance == doubles) or make a threat of mine. */
 static int32_t generate_moves(solver *s, int me, int32_t forced,
@@ -1595,23 +1782,37 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
 {
     sboard *b = &s->b;
     int opp = 1 - me;
-    if (forced >= 0)
-        return push_move(&s->moves, forced, 0) == TTT_OK ? 1 : -1;
+    if (forced >= 0) {
+        int status = push_move(&s->moves, forced, 0);
+        return status == TTT_OK ? 1 : status;
+    }
     int32_t count = 0, dead_seen = 0;
-    for (int32_t cell = 0; cell < b->nn; cell++) {
+    /* Large boards list the touched cells only; solve_node tries the
+     * untouched ones after them (see untouched_after). */
+    int listed_only = b->nn > SOLVER_SCAN_CELLS;
+    int32_t listed = listed_only ? b->touched_count : b->nn;
+    if (listed_only && doubles == 0 && tt_cell >= 0 && b->cells[tt_cell] == TTT_EMPTY &&
+        b->sums[tt_cell].touched == 0) {
+        int status = push_move(&s->moves, tt_cell, SCORE_CAP);
+        if (status != TTT_OK)
+            return status;
+        count++;
+    }
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = listed_only ? b->touched[i] : i;
         if (b->cells[cell] != TTT_EMPTY)
             continue;
         /* Only the maker's open windows matter: other cells are dummies. */
-        if (maker >= 0 && b->cell_weight[maker][cell] == 0) {
+        if (maker >= 0 && b->sums[cell].weight[maker] == 0) {
             if (dead_seen)
                 continue;
             dead_seen = 1;
         }
         if (doubles > 0 && s->relevance[cell] != doubles &&
-            b->cell_building[me][cell] == 0)
+            b->sums[cell].building[me] == 0)
             continue;
         int64_t score;
-        if (b->cell_live[cell] == 0) {
+        if (b->sums[cell].live == 0) {
             if (dead_seen)
                 continue;
             dead_seen = 1;
@@ -1621,14 +1822,15 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
         } else {
             /* The side that needs a win builds; the side that only needs
              * to stop one blocks first. */
-            int64_t own = b->cell_weight[me][cell], other = b->cell_weight[opp][cell];
+            int64_t own = b->sums[cell].weight[me], other = b->sums[cell].weight[opp];
             score = 2 + (attacking ? 2 * own + other : own + 2 * other) +
                     s->history[cell];
         }
         if (cell == tt_cell)
             score = SCORE_CAP;
-        if (push_move(&s->moves, cell, score) != TTT_OK)
-            return -1;
+        int status = push_move(&s->moves, cell, score);
+        if (status != TTT_OK)
+            return status;
         count++;
     }
     return count;
@@ -1750,16 +1952,21 @@ static int32_t find_double_threats(solver *s, int me, int32_t *best_move)
     sboard *b = &s->b;
     int opp = 1 - me;
     int32_t doubles = 0;
-    for (int32_t cell = 0; cell < b->nn; cell++) {
+    /* Building cells share a window with marks: on large boards the touched
+     * list holds them all. */
+    int listed_only = b->nn > SOLVER_SCAN_CELLS;
+    int32_t listed = listed_only ? b->touched_count : b->nn;
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = listed_only ? b->touched[i] : i;
         if (b->cells[cell] != TTT_EMPTY)
             continue;
-        if (b->cell_building[me][cell] >= 2 &&
+        if (b->sums[cell].building[me] >= 2 &&
             future_threats(b, me, cell, s->future) >= 2) {
             if (best_move)
                 *best_move = cell;
             return DOUBLE_WIN;
         }
-        if (b->cell_building[opp][cell] >= 2 &&
+        if (b->sums[cell].building[opp] >= 2 &&
             future_threats(b, opp, cell, s->future) >= 2)
             s->doubles[doubles++] = cell;
     }
@@ -1772,9 +1979,10 @@ static int32_t find_double_threats(solver *s, int me, int32_t *best_move)
         for (int32_t j = 0; j < targets; j++)
             s->relevance[s->future[j]]++;
     }
-    for (int32_t cell = 0; cell < b->nn; cell++) {
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = listed_only ? b->touched[i] : i;
         if (b->cells[cell] == TTT_EMPTY &&
-            (s->relevance[cell] == doubles || b->cell_building[me][cell] > 0))
+            (s->relevance[cell] == doubles || b->sums[cell].building[me] > 0))
             return doubles;
     }
     clear_relevance(s, opp, doubles);
@@ -1841,9 +2049,9 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
             *best_move = -1;
             for (int32_t cell = 0; cell < b->nn; cell++) {
                 if (b->cells[cell] == TTT_EMPTY &&
-                    (*best_move < 0 || b->cell_live[cell] > 0)) {
+                    (*best_move < 0 || b->sums[cell].live > 0)) {
                     *best_move = cell;
-                    if (b->cell_live[cell] > 0)
+                    if (b->sums[cell].live > 0)
                         break;
                 }
             }
@@ -1904,7 +2112,7 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
         clear_relevance(s, opp, doubles);
     if (count < 0) {
         s->moves.top = base;
-        solver_stop(s, TTT_E_NOMEM);
+        solver_stop(s, count);
         return 0;
     }
     sort_moves(s->moves.keys, base, base + (size_t)count);
@@ -1916,8 +2124,16 @@ static int32_t solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     int32_t alpha0 = alpha;
     int32_t best = -SCORE_INF, best_cell = -1;
     uint64_t nodes_before = s->nodes;
-    for (int32_t i = 0; i < count; i++) {
-        int32_t cell = move_cell(s->moves.keys[base + (size_t)i]);
+    /* The listed moves, then on large boards the untouched cells (none
+     * can help against a forced block or a double threat). */
+    int untouched = b->nn > SOLVER_SCAN_CELLS && forced < 0 && doubles == 0;
+    int32_t cursor = 0;
+    for (int32_t i = 0;; i++) {
+        int32_t cell;
+        if (i < count)
+            cell = move_cell(s->moves.keys[base + (size_t)i]);
+        else if (!untouched || (cell = untouched_after(b, &cursor, tt_cell)) < 0)
+            break;
         sboard_place(b, cell, me);
         int ended;
         int32_t v = terminal_score(s, &ended);
@@ -1997,7 +2213,7 @@ static int draw_within(solver *s, int32_t plies)
     for (int32_t cell = 0; cell < b->nn; cell++) {
         if (b->cells[cell] != TTT_EMPTY)
             continue;
-        if (b->cell_live[cell] == 0) {
+        if (b->sums[cell].live == 0) {
             if (dead_seen)
                 continue;
             dead_seen = 1;
@@ -2169,8 +2385,7 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
         r->plies = plies;
     } else {
         s->dtm = 1;
-        s->base = b->nn + 2;
-        s->use_tt = s->base < SCORE_INF - 1;
+        s->base = distance_base(b->nn);
         tt_clear(&s->tt);
         target = r->value > 0 ? solve_node(s, 0, SCORE_INF, 0, NULL)
                               : solve_node(s, -SCORE_INF, 0, 0, NULL);
@@ -2187,13 +2402,13 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
         if (b->cells[cell] != TTT_EMPTY)
             continue;
         int keeps;
-        if (b->cell_live[cell] == 0 && dead_answer != -2) {
+        if (b->sums[cell].live == 0 && dead_answer != -2) {
             keeps = dead_answer;
         } else {
             keeps = move_reaches(s, cell, target);
             if (keeps < 0)
                 return s->status;
-            if (b->cell_live[cell] == 0)
+            if (b->sums[cell].live == 0)
                 dead_answer = keeps;
         }
         if (keeps)
@@ -2335,6 +2550,17 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
 #define BOT_BEAM 12
 #define BOT_SOLVE_EMPTY 16      /* try the exact solver from this many empty cells */
 #define BOT_DEFAULT_BUDGET 100000
+/* On long windows a position costs the bot far more: a mark changes the
+ * sums of some 8K cells and the candidates lie along every mark's lines,
+ * about K * K steps in all, so the default budget shrinks with K to keep
+ * one move near 0.1 s: 100000 positions up to K = 25. */
+#define BOT_DEFAULT_WORK 64000000
+
+static uint64_t default_bot_budget(int32_t k)
+{
+    uint64_t budget = BOT_DEFAULT_WORK / ((uint64_t)k * (uint64_t)k);
+    return budget < BOT_DEFAULT_BUDGET ? budget : BOT_DEFAULT_BUDGET;
+}
 #define BOT_ROOT_MAX 64          /* root moves searched: the best by weight */
 #define BOT_MOVE_LIST_BYTES ((size_t)64 << 20)
 
@@ -2364,21 +2590,22 @@ static int64_t centrality(const sboard *b, int32_t cell)
     return far > 127 ? 0 : 127 - far;
 }
 
-/* Pushes the candidate cells of the node, each scored for ordering. */
+/* Pushes the candidate cells of the node, each scored for ordering;
+ * returns how many, or push_move's failure. */
 static int32_t bot_candidates(bot *s, int me)
 {
     sboard *b = &s->b;
     int opp = 1 - me;
     int any_mark = b->empty < b->nn;
-    int32_t count = 0, fallback = -1;
-    for (int32_t cell = 0; cell < b->nn; cell++) {
-        if (b->cells[cell] != TTT_EMPTY)
+    /* With marks on the board the candidates are touched cells, listed by
+     * the board: no pass over the whole board at every node. */
+    int32_t listed = any_mark ? b->touched_count : b->nn;
+    int32_t count = 0;
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = any_mark ? b->touched[i] : i;
+        if (b->cells[cell] != TTT_EMPTY || b->sums[cell].live == 0)
             continue;
-        if (fallback < 0)
-            fallback = cell;
-        if (b->cell_live[cell] == 0 || (any_mark && b->cell_touched[cell] == 0))
-            continue;
-        int64_t score = 2 * b->cell_weight[me][cell] + b->cell_weight[opp][cell];
+        int64_t score = 2 * b->sums[cell].weight[me] + b->sums[cell].weight[opp];
         if (b->misere)
             score = SCORE_CAP / 4096 - score -
                     (b->threat_hits[me][cell] > 0 ? SCORE_CAP / 8192 : 0);
@@ -2387,22 +2614,31 @@ static int32_t bot_candidates(bot *s, int me)
         if (score > SCORE_CAP / 1024 - 1)
             score = SCORE_CAP / 1024 - 1;
         score = score * 1024 + centrality(b, cell) * 8;
-        if (push_move(&s->moves, cell, score) != TTT_OK)
-            return -1;
+        int status = push_move(&s->moves, cell, score);
+        if (status != TTT_OK)
+            return status;
         count++;
     }
-    if (count == 0 && fallback >= 0) {
-        /* Only dead or far cells remain: any one of them will do. */
-        for (int32_t cell = 0; cell < b->nn && count == 0; cell++) {
-            if (b->cells[cell] == TTT_EMPTY && b->cell_live[cell] > 0) {
-                if (push_move(&s->moves, cell, 1) != TTT_OK)
-                    return -1;
-                count++;
+    if (count == 0) {
+        /* Only dead or far cells remain: any one of them will do, the
+         * first live one, else the first empty one. */
+        int32_t fallback = -1;
+        for (int32_t cell = 0; cell < b->nn; cell++) {
+            if (b->cells[cell] != TTT_EMPTY)
+                continue;
+            if (fallback < 0)
+                fallback = cell;
+            if (b->sums[cell].live > 0) {
+                int status = push_move(&s->moves, cell, 1);
+                if (status != TTT_OK)
+                    return status;
+                return 1;
             }
         }
-        if (count == 0) {
-            if (push_move(&s->moves, fallback, 0) != TTT_OK)
-                return -1;
+        if (fallback >= 0) {
+            int status = push_move(&s->moves, fallback, 0);
+            if (status != TTT_OK)
+                return status;
             count = 1;
         }
     }
@@ -2437,14 +2673,19 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
 
     size_t base = s->moves.top;
     int32_t count;
-    if (forced >= 0)
-        count = push_move(&s->moves, forced, 0) == TTT_OK ? 1 : -1;
-    else
+    if (forced >= 0) {
+        int status = push_move(&s->moves, forced, 0);
+        count = status == TTT_OK ? 1 : status;
+    } else {
         count = bot_candidates(s, me);
+    }
     if (count < 0) {
+        /* At the lists' cap the search stops as at its node budget, with
+         * the last completed iteration's move. */
         s->moves.top = base;
         s->stopped = 1;
-        s->status = TTT_E_NOMEM;
+        if (count == TTT_E_NOMEM)
+            s->status = TTT_E_NOMEM;
         return 0;
     }
     select_moves(s->moves.keys, base, base + (size_t)count, BOT_BEAM);
@@ -2509,7 +2750,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     } else {
         int32_t count = bot_candidates(&s, me);
         if (count < 0) {
-            s.status = TTT_E_NOMEM;
+            s.status = count;
         } else {
             /* Seeded tie-breaks: random low-order bits among equals. */
             if (seed) {
@@ -2519,9 +2760,11 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
                     s.moves.keys[i] = key + (jitter << CELL_BITS);
                 }
             }
-            sort_moves(s.moves.keys, 0, (size_t)count);
-            if (count > BOT_ROOT_MAX)
+            if (count > BOT_ROOT_MAX) {
+                select_top(s.moves.keys, (size_t)count, BOT_ROOT_MAX);
                 count = BOT_ROOT_MAX;
+            }
+            sort_moves(s.moves.keys, 0, (size_t)count);
             s.moves.top = (size_t)count;
             chosen = move_cell(s.moves.keys[0]);
             for (int depth = 1; depth <= b->empty && !s.stopped; depth++) {
@@ -2614,7 +2857,7 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
         if (status == TTT_OK)
             cell = pick_optimal(&r, rng);
     } else {
-        uint64_t budget = node_budget ? node_budget : BOT_DEFAULT_BUDGET;
+        uint64_t budget = node_budget ? node_budget : default_bot_budget(snap.k);
         status = TTT_E_BUDGET;
         if (nn - snap.ply <= BOT_SOLVE_EMPTY) {
             /* Small enough to try exactly: half the budget. */

@@ -224,6 +224,28 @@ ends_with "unfinished" &&
     [ "$(grep -c '^O plays ' "$out")" -ge 2 ]
 report "a perfect player out of budget says so once, and the bot moves" $?
 
+# A huge board: the solver's move lists fill up long before its node budget.
+# That is a budget running out, so the bot stands in, as documented.
+play 'a1\n' --size 256
+ends_with "unfinished" && ! grep -q 'out of memory' "$out" &&
+    [ "$(grep -c 'perfect player cannot solve' "$out")" -eq 1 ] &&
+    [ "$(grep -c '^O plays ' "$out")" -eq 1 ]
+report "the perfect player on 256x256 hands over to the bot, not out of memory" $?
+
+# A computer player that fails ends the game with exit status 1. Failing one
+# takes memory it cannot get: a 512x512 bot's search board is some 40 MB.
+# (A sanitizer build cannot start under such a limit; then this is not run.)
+if (ulimit -v 30000 && "$TTT" --version) >/dev/null 2>&1; then
+    (ulimit -v 30000 && exec "$TTT" play --size 512 --k 5 --x bot --o human \
+        </dev/null >"$out" 2>"$err")
+    status=$?
+    [ "$status" -eq 1 ] && grep -q '^bot player failed: out of memory$' "$out" &&
+        [ "$(tail -n 1 "$out")" = "result: unfinished" ]
+    report "play exits 1 when a computer player fails" $?
+else
+    echo "# not run: play exits 1 when a computer player fails (no memory limit here)"
+fi
+
 # --- perft -------------------------------------------------------------------
 
 # engine CMD ARGS...: runs "ttt CMD ARGS", leaving stdout in $out, stderr in

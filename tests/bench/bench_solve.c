@@ -262,17 +262,82 @@ int bench_matches(FILE *out, int games, uint64_t seed, uint64_t budget)
 }
 
 /* ------------------------------------------------------------------------ */
+/* bounds                                                                    */
+
+/*
+ * What one engine call costs on every board size: one strong move at the
+ * default budget from a board holding one mark in its centre (the second
+ * move of a game), and one ttt_solve with a node budget of 1 from the
+ * empty board. Both should take work near their budget plus a few passes
+ * over the board, and memory near the table plus O(N*N).
+ */
+static const int bound_boards[][2] = {
+    {3, 3}, {15, 5}, {256, 5}, {1024, 5}, {1024, 1024},
+};
+
+static void bounds_row(FILE *out, int n, int k)
+{
+    counting count = {0, 0};
+    ttt_game *game = counted_game(n, k, &count);
+    if (ttt_play(game, TTT_X, n / 2, n / 2, NULL) != TTT_OK)
+        exit(1);
+    size_t game_bytes = count.live;
+    count.peak = count.live;
+    uint64_t seed = 1;
+    int row = -1, col = -1;
+    double start = seconds_now(), cpu_start = cpu_seconds_now();
+    int status = ttt_best_move(game, TTT_BOT_STRONG, 0, &seed, &row, &col);
+    double move_wall = seconds_now() - start, move_cpu = cpu_seconds_now() - cpu_start;
+    size_t move_peak = count.peak - game_bytes;
+    ttt_game_free(game);
+
+    game = counted_game(n, k, &count);
+    game_bytes = count.live;
+    count.peak = count.live;
+    ttt_solution solution;
+    memset(&solution, 0, sizeof solution);
+    solution.size = sizeof solution;
+    start = seconds_now();
+    cpu_start = cpu_seconds_now();
+    int solve_status = ttt_solve(game, 1, 0, 0, &solution, NULL, 0, NULL);
+    double solve_wall = seconds_now() - start, solve_cpu = cpu_seconds_now() - cpu_start;
+    size_t solve_peak = count.peak - game_bytes;
+    ttt_game_free(game);
+
+    char board[32];
+    snprintf(board, sizeof board, "%dx%d K=%d", n, n, k);
+    fprintf(out, "%-16s %-8s %9.1f %9.1f %10.1f   %-8s %9.1f %9.1f %10.1f\n", board,
+            status == TTT_OK ? "ok" : ttt_strerror(status), move_wall * 1e3,
+            move_cpu * 1e3, (double)move_peak / 1048576.0,
+            solve_status == TTT_E_BUDGET ? "budget" : ttt_strerror(solve_status),
+            solve_wall * 1e3, solve_cpu * 1e3, (double)solve_peak / 1048576.0);
+}
+
+int bench_bounds(FILE *out)
+{
+    fprintf(out, "bounds: one strong move (default budget, after a centre mark) and one\n"
+                 "ttt_solve with node budget 1 (empty board); peak = engine memory\n");
+    fprintf(out, "%-16s %-8s %9s %9s %10s   %-8s %9s %9s %10s\n", "board", "move",
+            "wall_ms", "cpu_ms", "peak_MiB", "solve", "wall_ms", "cpu_ms", "peak_MiB");
+    size_t boards = sizeof bound_boards / sizeof bound_boards[0];
+    for (size_t i = 0; i < boards; i++)
+        bounds_row(out, bound_boards[i][0], bound_boards[i][1]);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
 /* main                                                                      */
 
 #ifndef TTT_BENCH_SOLVE_NO_MAIN
 static void usage(void)
 {
-    fputs("usage: ttt-bench-solve [--quick] [solve] [perft] [match]\n"
+    fputs("usage: ttt-bench-solve [--quick] [solve] [perft] [match] [bounds]\n"
           "         [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
           "  solve   the exact solver on (3,3,3), (4,4,4), (4,4,3), (5,5,4)\n"
           "  perft   whole-game counts of 3x3 and 4x4\n"
           "  match   strong against random (7x7 K=4, 15x15 K=5) and perfect (3x3)\n"
-          "  with no benchmark named, all three run. --quick: small boards,\n"
+          "  bounds  one strong move and one budget-1 solve, 3x3 to 1024x1024\n"
+          "  with no benchmark named, all four run. --quick: small boards,\n"
           "  20 games. Defaults: --games 1000 --seed 1 --budget 20000.\n"
           "  Exit status 1 if a result misses its goal value or win rate.\n",
           stderr);
@@ -280,7 +345,8 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-    int quick = 0, run_solve = 0, run_perft = 0, run_match = 0, games = 1000;
+    int quick = 0, run_solve = 0, run_perft = 0, run_match = 0, run_bounds = 0;
+    int games = 1000;
     uint64_t seed = 1, budget = 20000, solve_budget = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -292,6 +358,8 @@ int main(int argc, char **argv)
             run_perft = 1;
         } else if (strcmp(arg, "match") == 0) {
             run_match = 1;
+        } else if (strcmp(arg, "bounds") == 0) {
+            run_bounds = 1;
         } else if (i + 1 < argc && strcmp(arg, "--games") == 0) {
             games = atoi(argv[++i]);
         } else if (i + 1 < argc && strcmp(arg, "--seed") == 0) {
@@ -305,8 +373,8 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!run_solve && !run_perft && !run_match)
-        run_solve = run_perft = run_match = 1;
+    if (!run_solve && !run_perft && !run_match && !run_bounds)
+        run_solve = run_perft = run_match = run_bounds = 1;
     if (quick && games > 20)
         games = 20;
     int ok = 1;
@@ -319,6 +387,8 @@ int main(int argc, char **argv)
     }
     if (run_match)
         ok &= bench_matches(stdout, games, seed, budget);
+    if (run_bounds)
+        ok &= bench_bounds(stdout);
     return ok ? 0 : 1;
 }
 #endif
