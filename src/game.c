@@ -1,4 +1,5 @@
 /* game.c - the rules of the game: turns, states, history, undo/redo, rule options and events. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,15 +147,19 @@ void ttt_game_free(ttt_game *game)
         game->alloc.dealloc(game->alloc.user, game);
 }
 
-/* Copies game, which the caller keeps from changing, into mem (its
- * footprint's bytes): a game of its own with a free lock, no listener, and
- * memory it does not own. */
+/* Copies game, which the caller holds locked (or owns alone), into mem
+ * (its footprint's bytes): a game of its own with a free lock, no listener,
+ * and memory it does not own. Everything from the board on is copied; the
+ * lock before it is not: other threads test-and-set it meanwhile, and a
+ * plain read racing with those would be undefined. */
 static ttt_game *copy_game(void *mem, const ttt_game *game)
 {
     const ttt__board *board = &game->board;
-    memcpy(mem, game, ttt_game_footprint(board->n, board->k));
+    const size_t skipped = offsetof(struct ttt_game, board);
+    memcpy((char *)mem + skipped, (const char *)game + skipped,
+           ttt_game_footprint(board->n, board->k) - skipped);
     ttt_game *copy = (ttt_game *)mem;
-    ttt__lock_init(copy); /* the copy took the held lock with it */
+    ttt__lock_init(copy);
     ttt__board_bind(&copy->board, board->n, board->k,
                     (char *)mem + header_bytes());
     ttt__board_track_live(&copy->board, board->track_live);

@@ -15,7 +15,10 @@
 
 struct ttt_game {
 #if TTT_THREADS
-    atomic_flag lock;    /* held for every read or change of the fields below */
+    /* Held for every read or change of the fields below. It comes first and
+     * alone: a copy of the game copies everything from `board` on, and
+     * never the lock, which other threads may be setting meanwhile. */
+    atomic_flag lock;
 #endif
     ttt__board board;
     int32_t state;       /* TTT_IN_PROGRESS .. TTT_DRAW */

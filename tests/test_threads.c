@@ -1,4 +1,4 @@
-/* test_threads.c - many threads on one game: moves stay legal and alternating, readers see whole moves, ttt_play_at is idempotent. */
+/* test_threads.c - many threads on one game: moves stay legal and alternating, copies and searches race with them safely, ttt_play_at is idempotent. */
 /* pthread_barrier_t is POSIX, outside plain C11. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -18,7 +18,10 @@
 #define WRITERS 8
 #define READERS 2
 #define SAVERS 1
-#define THREADS (WRITERS + READERS + SAVERS)
+/* Threads that copy or search the game while the writers change it: one
+ * cloner, one running ttt_random_playouts, one solver. */
+#define COPIERS 3
+#define THREADS (WRITERS + READERS + SAVERS + COPIERS)
 #define SUBMISSIONS 4000
 
 /* A small per-thread generator: rand() would share state between threads. */
@@ -211,6 +214,99 @@ static void *saver_main(void *arg)
     return NULL;
 }
 
+/* The marks of a board: as many X as O or one more, and nothing else. */
+static int marks_balanced(const int8_t *cells, size_t len, int *marks)
+{
+    int x = 0, o = 0;
+    for (size_t i = 0; i < len; i++) {
+        x += cells[i] == TTT_X;
+        o += cells[i] == TTT_O;
+        if (cells[i] != TTT_X && cells[i] != TTT_O && cells[i] != TTT_EMPTY)
+            return 0;
+    }
+    *marks = x + o;
+    return x == o || x == o + 1;
+}
+
+/* A cloner copies the game while the writers play and take back moves:
+ * each copy must be one whole position whose history matches its board,
+ * and a game of its own (a move on it leaves the original alone). The copy
+ * is taken under the lock the writers are spinning on, so the lock itself
+ * must not be read as plain bytes (ThreadSanitizer watches that). */
+static void *cloner_main(void *arg)
+{
+    worker *w = arg;
+    ttt_game *game = w->shared->game;
+    int8_t cells[64];
+
+    while (atomic_load(&w->shared->writers_left) > 0) {
+        ttt_game *copy = NULL;
+        size_t len = 0;
+        int marks = -1;
+        if (ttt_game_clone(game, &copy) != TTT_OK) {
+            note_failure(w->shared, "clone failed");
+            continue;
+        }
+        if (ttt_board(copy, cells, sizeof cells, &len) != TTT_OK ||
+            !marks_balanced(cells, len, &marks) || marks != ttt_ply(copy))
+            note_failure(w->shared, "clone: not one whole position");
+        /* The clone is free to move on its own. */
+        if (ttt_state(copy) == TTT_IN_PROGRESS) {
+            uint64_t seed = w->seed;
+            int state = -1;
+            if (ttt_random_playout(copy, &seed, &state) != TTT_OK ||
+                state == TTT_IN_PROGRESS)
+                note_failure(w->shared, "clone: cannot be played out");
+        }
+        ttt_game_free(copy);
+    }
+    return NULL;
+}
+
+/* Monte Carlo on the shared game: copies of it (boards past 4x4) or its
+ * cells (small ones) taken under its lock, games played without it. */
+static void *playouts_main(void *arg)
+{
+    worker *w = arg;
+    ttt_game *game = w->shared->game;
+    uint64_t seed = w->seed;
+
+    while (atomic_load(&w->shared->writers_left) > 0) {
+        uint64_t results[4] = {9, 9, 9, 9};
+        int status = ttt_random_playouts(game, &seed, 16, results);
+        if (status == TTT_OK) {
+            if (results[TTT_IN_PROGRESS] != 0 ||
+                results[TTT_X_WON] + results[TTT_O_WON] + results[TTT_DRAW] != 16)
+                note_failure(w->shared, "playouts: results do not add up");
+        } else if (status != TTT_E_GAME_OVER) {
+            note_failure(w->shared, "playouts: unexpected status");
+        }
+    }
+    return NULL;
+}
+
+/* The solver snapshots the game under its lock and searches a little. */
+static void *solver_main(void *arg)
+{
+    worker *w = arg;
+    ttt_game *game = w->shared->game;
+    int32_t best[64];
+
+    while (atomic_load(&w->shared->writers_left) > 0) {
+        ttt_solution solution;
+        size_t best_len = 0;
+        memset(&solution, 0, sizeof solution);
+        solution.size = sizeof solution;
+        int status = ttt_solve(game, 200, 1 << 20, 0, &solution, best,
+                               sizeof best / sizeof best[0], &best_len);
+        if ((status != TTT_OK && status != TTT_E_BUDGET) ||
+            solution.value_min > solution.value_max ||
+            solution.value_min < TTT_VALUE_LOSS || solution.value_max > TTT_VALUE_WIN)
+            note_failure(w->shared, "solve: unexpected answer");
+    }
+    return NULL;
+}
+
 /* The history must replay, move by move, into a fresh game with the same
  * rules and reach the same board and state. */
 static void check_history(const ttt_game *game)
@@ -267,9 +363,12 @@ static void stress(int n, int k, int misere, int early_draw, uint32_t seed)
     atomic_store(&shared.writers_left, WRITERS);
 
     for (int i = 0; i < THREADS; i++) {
-        void *(*role)(void *) = i < WRITERS             ? writer_main
-                                : i < WRITERS + READERS ? reader_main
-                                                        : saver_main;
+        void *(*role)(void *) = i < WRITERS                    ? writer_main
+                                : i < WRITERS + READERS        ? reader_main
+                                : i < WRITERS + READERS + SAVERS ? saver_main
+                                : i == THREADS - 3             ? cloner_main
+                                : i == THREADS - 2             ? playouts_main
+                                                               : solver_main;
         workers[i].shared = &shared;
         workers[i].seed = seed * 2654435761u + (uint32_t)i * 40503u + 1u;
         assert_int_equal(pthread_create(&workers[i].thread, NULL, role, &workers[i]),
