@@ -204,10 +204,13 @@ TTT_API int ttt_play_next(ttt_game *game, int row, int col, int *state);
 
 /* ttt_play for servers whose clients may retry: ply is the number of moves
  * the client believes were played before this one. If the game is at that
- * ply, this is ttt_play. If exactly this move (mark, row, col) was already
- * played at that ply, returns TTT_OK and changes nothing (no event): a
- * retried request. Any other ply or move returns TTT_E_STALE; a negative
- * ply, TTT_E_RANGE. *state (may be NULL) receives the current state. */
+ * ply, this is ttt_play, with its checks in its order (so a finished game
+ * gives TTT_E_GAME_OVER whatever the mark). At any other ply a mark other
+ * than TTT_X or TTT_O gives TTT_E_MARK, then a negative ply TTT_E_RANGE; if
+ * exactly this move (mark, row, col) was already played at that ply,
+ * returns TTT_OK and changes nothing (no event): a retried request. Any
+ * other ply or move returns TTT_E_STALE. *state (may be NULL) receives the
+ * current state. */
 TTT_API int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
                         int *state);
 

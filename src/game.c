@@ -378,10 +378,6 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
 {
     if (!game)
         return TTT_E_INVALID;
-    if (mark != TTT_X && mark != TTT_O)
-        return TTT_E_MARK;
-    if (ply < 0)
-        return TTT_E_RANGE;
     ttt__board_prefetch(&game->board, row, col);
     pending_event pending;
     pending.listener = NULL;
@@ -389,7 +385,13 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
     ttt__lock(game);
     int current = ply_of(game);
     if (ply == current) {
+        /* ttt_play, checks and order included: on a finished game any mark
+         * gets TTT_E_GAME_OVER. */
         status = play_locked(game, mark, row, col, &pending);
+    } else if (mark != TTT_X && mark != TTT_O) {
+        status = TTT_E_MARK;
+    } else if (ply < 0) {
+        status = TTT_E_RANGE;
     } else if (ply < current) {
         /* A retried request whose move was already played succeeds without
          * touching anything; any other move at that ply lost the race. */

@@ -707,6 +707,8 @@ static void test_play_at(void **state)
     assert_int_equal(ttt_set_listener(g, count_events, &events), TTT_OK);
 
     /* At the game's ply it is ttt_play. */
+    expect_play_at(g, 0, TTT_EMPTY, 1, 1, TTT_E_MARK);
+    expect_play_at(g, 0, 2, 1, 1, TTT_E_MARK);
     assert_int_equal(ttt_play_at(g, 0, TTT_X, 1, 1, &st), TTT_OK);
     assert_int_equal(st, TTT_IN_PROGRESS);
     assert_int_equal(ttt_ply(g), 1);
@@ -743,6 +745,18 @@ static void test_play_at(void **state)
     assert_int_equal(ttt_play_at(g, 4, TTT_X, 2, 0, &st), TTT_OK);
     assert_int_equal(st, TTT_X_WON);
     expect_play_at(g, 5, TTT_O, 2, 2, TTT_E_GAME_OVER);
+    /* At the current ply it is ttt_play, checks and order included: a
+     * finished game is over whatever the mark, even the TTT_EMPTY that
+     * ttt_to_move now gives. */
+    assert_int_equal(ttt_to_move(g), TTT_EMPTY);
+    assert_int_equal(ttt_play(g, TTT_EMPTY, 2, 2, NULL), TTT_E_GAME_OVER);
+    expect_play_at(g, 5, ttt_to_move(g), 2, 2, TTT_E_GAME_OVER);
+    expect_play_at(g, 5, 7, 2, 2, TTT_E_GAME_OVER);
+    expect_play_at(g, 5, TTT_X, 9, 9, TTT_E_GAME_OVER);
+    /* At any other ply a mark that is no mark is refused first. */
+    expect_play_at(g, 4, TTT_EMPTY, 2, 0, TTT_E_MARK);
+    expect_play_at(g, 6, TTT_EMPTY, 2, 2, TTT_E_MARK);
+    expect_play_at(g, -1, TTT_EMPTY, 2, 2, TTT_E_MARK);
     assert_int_equal(events, 5);
 
     /* At the current ply it clears the redo stack like ttt_play; a retry of

@@ -557,7 +557,7 @@ static void test_play_at_conflict_is_stale(void **unused)
     assert_int_equal(ttt_play_at(game, 0, TTT_X, 1, 65537, NULL), TTT_E_STALE);
     assert_int_equal(ttt_play_at(game, 1, TTT_O, INT32_MIN, 0, NULL), TTT_E_STALE);
     assert_int_equal(ttt_play_at(game, 1, TTT_O, -1, -1, NULL), TTT_E_STALE);
-    /* A mark that is no mark is refused before the ply is looked at. */
+    /* Away from the current ply, a mark that is no mark is refused first. */
     assert_int_equal(ttt_play_at(game, 0, 0, 1, 1, NULL), TTT_E_MARK);
 
     assert_int_equal(ttt_ply(game), 2);
