@@ -28,6 +28,12 @@ struct ttt_game {
     int8_t owns_memory;  /* 1 if alloc made this block */
     ttt_listener listener;
     void *listener_user;
+    /* Listener calls go out one at a time, without the lock: `delivering`
+     * names the thread inside one (NULL when none is), and every change
+     * waits until it is NULL, so events arrive in the order of the changes.
+     * `deliveries` counts finished calls, for ttt_set_listener to wait on. */
+    const void *delivering;
+    uint32_t deliveries;
     ttt_allocator alloc;
 };
 
@@ -62,6 +68,15 @@ static inline void ttt__unlock(const ttt_game *game)
     atomic_flag_clear_explicit(&((ttt_game *)game)->lock, memory_order_release);
 #else
     (void)game;
+#endif
+}
+
+/* Lets other threads run while this one waits for something that is not
+ * the lock (a listener call in progress on another thread). */
+static inline void ttt__yield(void)
+{
+#if TTT_THREADS && !defined(__STDC_NO_THREADS__)
+    thrd_yield();
 #endif
 }
 
