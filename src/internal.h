@@ -99,8 +99,8 @@ static inline void ttt__unlock(const ttt_game *game)
  * the lock (a listener call in progress on another thread). */
 static inline void ttt__yield(void)
 {
-#if TTT_THREADS && !defined(__STDC_NO_THREADS__)
-    thrd_yield();
+#if TTT_THREADS
+    TTT__YIELD();
 #endif
 }
 

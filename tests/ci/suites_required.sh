@@ -9,9 +9,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
 # A copy of the sources only: no build directories, no version control.
+# (Cargo's and meson-python's build output under bindings/ stays behind.)
 mkdir "$tmp/src"
-for item in meson.build meson_options.txt include src tests examples subprojects; do
-  [ -e "$root/$item" ] && cp -R "$root/$item" "$tmp/src/"
+for item in meson.build meson_options.txt pyproject.toml include src tests examples subprojects bindings; do
+  [ -e "$root/$item" ] || continue
+  (cd "$root" && tar -cf - --exclude=target "$item") | (cd "$tmp/src" && tar -xf -)
 done
 
 failed=0
