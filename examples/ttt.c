@@ -15,6 +15,11 @@
 #define EXIT_USAGE 2
 /* One input line: a move, a command, or "save" plus a file name. */
 #define INPUT_CAP 1024
+/* The largest file replay reads. The longest record there can be, every
+ * cell of a 1024 x 1024 board under "rules=misere+early-draw", is 6509618
+ * bytes; a larger file is refused before it is read, so a device such as
+ * /dev/zero cannot make replay take all memory. */
+#define RECORD_CAP ((size_t)8 << 20)
 /* Enough for any cell name up to TTT_MAX_SIZE ("amj1024"). */
 #define NAME_CAP 16
 /* The perfect player's default node budget per move. The empty 4x4 board
@@ -407,34 +412,26 @@ static void save_game(struct session *s, const char *path)
 
 /* Reads one line of at most INPUT_CAP - 1 bytes into buf, without its line
  * ending. Returns 1 for a line, 0 at end of input, -1 for an overlong line
- * (its rest is read and thrown away) or one holding a NUL byte. */
+ * or one holding a NUL byte (the whole line is read and thrown away). A
+ * byte at a time, so that a NUL byte is seen wherever it is: the string
+ * functions would stop at it and take "b2\0zz" for "b2". */
 static int read_line(char *buf)
 {
-    char *newline;
-    size_t n;
-    int c;
+    size_t n = 0;
+    int c, seen_any = 0, malformed = 0;
 
-    /* strlen stops at a NUL byte in the input, so the newline fgets stored
-     * is found with memchr in a buffer that held none before. */
-    memset(buf, 0, INPUT_CAP);
-    if (fgets(buf, INPUT_CAP, stdin) == NULL)
-        return 0;
-    n = strlen(buf);
-    newline = memchr(buf, '\n', INPUT_CAP - 1);
-    if (newline != NULL) {
-        if ((size_t)(newline - buf) != n - 1)
-            return -1; /* a NUL byte came before the newline */
-        buf[--n] = '\0';
-    } else if (!feof(stdin)) {
-        /* The buffer filled up: the line is complete only if its newline
-         * (or the end of input) comes next. */
-        c = getchar();
-        if (c != '\n' && c != EOF) {
-            while (c != '\n' && c != EOF)
-                c = getchar();
-            return -1;
-        }
+    while ((c = getchar()) != EOF && c != '\n') {
+        seen_any = 1;
+        if (c == '\0' || n == INPUT_CAP - 1)
+            malformed = 1;
+        else
+            buf[n++] = (char)c;
     }
+    if (c == EOF && !seen_any)
+        return 0;
+    buf[n] = '\0';
+    if (malformed)
+        return -1;
     if (n > 0 && buf[n - 1] == '\r') /* tolerate CRLF input */
         buf[--n] = '\0';
     return 1;
@@ -591,6 +588,7 @@ static void print_usage(FILE *out)
     fprintf(out,
             "usage: ttt play [options]               play a game in the terminal\n"
             "       ttt replay FILE                  show every position of a saved game\n"
+            "                                        (FILE: at most 8 MiB)\n"
             "       ttt perft SIZE K DEPTH [MOVES]   count the games DEPTH plies deep\n"
             "       ttt solve SIZE K [MOVES]         solve a position exactly\n"
             "       ttt match --x KIND --o KIND [options]\n"
@@ -933,8 +931,10 @@ static int cmd_play(int argc, char **argv)
     return computer_failed ? 1 : 0;
 }
 
-/* Reads a whole file into a malloc'd buffer. Returns 0, or -1 with errno. */
-static int read_file(const char *path, char **text, size_t *len)
+/* Reads a whole file of at most max bytes into a malloc'd buffer. Returns
+ * 0, or -1 with errno (EFBIG for a longer file, after reading max + 1
+ * bytes of it and no more). */
+static int read_file(const char *path, size_t max, char **text, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     char *buf = NULL;
@@ -944,7 +944,12 @@ static int read_file(const char *path, char **text, size_t *len)
         return -1;
     for (;;) {
         if (n == cap) {
-            char *grown = realloc(buf, cap ? cap * 2 : 4096);
+            /* Room for max + 1 bytes at most: one past the limit tells a
+             * file of exactly max bytes from a longer one. */
+            size_t grown_cap = cap ? cap * 2 : 4096;
+            if (grown_cap > max + 1)
+                grown_cap = max + 1;
+            char *grown = realloc(buf, grown_cap);
             if (grown == NULL) {
                 free(buf);
                 fclose(f);
@@ -952,9 +957,15 @@ static int read_file(const char *path, char **text, size_t *len)
                 return -1;
             }
             buf = grown;
-            cap = cap ? cap * 2 : 4096;
+            cap = grown_cap;
         }
         n += fread(buf + n, 1, cap - n, f);
+        if (n > max) {
+            free(buf);
+            fclose(f);
+            errno = EFBIG;
+            return -1;
+        }
         if (n < cap)
             break; /* end of file or an error, told apart below */
     }
@@ -983,8 +994,14 @@ static int cmd_replay(int argc, char **argv)
         fprintf(stderr, "ttt: replay needs exactly one FILE\n");
         return usage_error();
     }
-    if (read_file(argv[0], &text, &len) != 0) {
-        fprintf(stderr, "ttt: cannot read %s: %s\n", argv[0], strerror(errno));
+    if (read_file(argv[0], RECORD_CAP, &text, &len) != 0) {
+        if (errno == EFBIG)
+            fprintf(stderr,
+                    "ttt: %s: larger than 8 MiB (%zu bytes); no saved game "
+                    "is that long\n",
+                    argv[0], RECORD_CAP);
+        else
+            fprintf(stderr, "ttt: cannot read %s: %s\n", argv[0], strerror(errno));
         return EXIT_USAGE;
     }
     status = ttt_game_load(text, len, NULL, &g, &offset);

@@ -113,6 +113,7 @@ TTT_API const char *ttt_version_string(void);
 #define TTT_E_STALE (-17)       /* the request was made for another ply */
 #define TTT_E_BUDGET (-18)      /* a search ran out of its node budget */
 #define TTT_E_OVERFLOW (-19)    /* a count does not fit in 64 bits */
+#define TTT_E_IN_LISTENER (-20) /* a listener tried to change its own game (since 1.2) */
 #define TTT_E_NAME (-21)        /* a player name is too long, not UTF-8 or has control characters (since 1.2) */
 
 /* Board limits: 3 <= size <= TTT_MAX_SIZE and 3 <= win_length <= size. */
@@ -244,10 +245,13 @@ TTT_API int ttt_play_next(ttt_game *game, int row, int col, int *state);
 
 /* ttt_play for servers whose clients may retry: ply is the number of moves
  * the client believes were played before this one. If the game is at that
- * ply, this is ttt_play. If exactly this move (mark, row, col) was already
- * played at that ply, returns TTT_OK and changes nothing (no event): a
- * retried request. Any other ply or move returns TTT_E_STALE; a negative
- * ply, TTT_E_RANGE. *state (may be NULL) receives the current state. */
+ * ply, this is ttt_play, with its checks in its order (so a finished game
+ * gives TTT_E_GAME_OVER whatever the mark). At any other ply a mark other
+ * than TTT_X or TTT_O gives TTT_E_MARK, then a negative ply TTT_E_RANGE; if
+ * exactly this move (mark, row, col) was already played at that ply,
+ * returns TTT_OK and changes nothing (no event): a retried request. Any
+ * other ply or move returns TTT_E_STALE. *state (may be NULL) receives the
+ * current state. */
 TTT_API int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
                         int *state);
 
@@ -402,12 +406,41 @@ typedef struct ttt_event {
     int32_t state; /* the game state after the event */
 } ttt_event;
 
-/* Called after each applied move, undo, redo and reset, never for a rejected
- * call. The event is valid only during the call. The listener may call the
- * read-only functions on the same game, but must not change it. */
+/*
+ * Called after each applied move, undo, redo and reset, never for a rejected
+ * call, on the thread that made the change, before that call returns. The
+ * event is valid only during the call.
+ *
+ * Order: the events of one game are delivered one at a time, in the order
+ * of the changes they report (each event's ply follows from the one
+ * before). A change made by another thread while the listener runs waits
+ * until it returns; reading the game does not wait.
+ *
+ * Inside the listener, on its own game: every read-only function works and
+ * sees the game as the event left it; ttt_set_listener works (the call in
+ * progress is the caller's own, and it is the last call of the listener it
+ * replaces). Every call that would change the game (ttt_play,
+ * ttt_play_next, ttt_play_at, ttt_undo, ttt_redo, ttt_game_reset,
+ * ttt_random_playout, ttt_game_set_rule, ttt_game_set_name, ttt_resign,
+ * ttt_agree_draw) changes nothing and returns TTT_E_IN_LISTENER (since
+ * 1.2; earlier releases forbade these calls), checked right after
+ * TTT_E_INVALID (and TTT_E_RULE for ttt_game_set_rule, TTT_E_MARK and
+ * TTT_E_NAME for ttt_game_set_name).
+ * The listener must not free its game.
+ *
+ * Other games may be changed from a listener, but such a change (or
+ * ttt_set_listener) waits, like any, while that game's listener runs on
+ * another thread. So two listeners running on two threads must not change
+ * each other's games, and a listener must not wait for another thread that
+ * changes its game or sets its listener: each would wait for the other.
+ */
 typedef void (*ttt_listener)(void *user, const ttt_event *event);
 
-/* Installs listener (NULL removes it); user is passed back unchanged. */
+/* Installs listener (NULL removes it); user is passed back unchanged. Once
+ * this returns, the listener it replaced is not running (unless the caller
+ * is that listener) and will never be called again, so its user data may
+ * be freed; every later event goes to the new listener. If another thread
+ * is inside the old listener, this waits for that call to end. */
 TTT_API int ttt_set_listener(ttt_game *game, ttt_listener listener,
                              void *user);
 

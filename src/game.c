@@ -1,4 +1,5 @@
 /* game.c - the rules of the game: turns, states, history, undo/redo, rule options and events. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +45,7 @@ const char *ttt_strerror(int status)
     case TTT_E_STALE: return "stale request: the game is at another ply";
     case TTT_E_BUDGET: return "search stopped at its node budget";
     case TTT_E_OVERFLOW: return "count overflows 64 bits";
+    case TTT_E_IN_LISTENER: return "a listener cannot change its own game";
     case TTT_E_NAME: return "invalid player name (too long, not UTF-8, or control characters)";
     default: return "unknown error";
     }
@@ -151,21 +153,27 @@ void ttt_game_free(ttt_game *game)
         game->alloc.dealloc(game->alloc.user, game);
 }
 
-/* Copies game, which the caller keeps from changing, into mem (its
- * footprint's bytes): a game of its own with a free lock, no listener, and
- * memory it does not own. */
+/* Copies game, which the caller holds locked (or owns alone), into mem
+ * (its footprint's bytes): a game of its own with a free lock, no listener,
+ * and memory it does not own. Everything from the board on is copied; the
+ * lock before it is not: other threads test-and-set it meanwhile, and a
+ * plain read racing with those would be undefined. */
 static ttt_game *copy_game(void *mem, const ttt_game *game)
 {
     const ttt__board *board = &game->board;
-    memcpy(mem, game, ttt_game_footprint(board->n, board->k));
+    const size_t skipped = offsetof(struct ttt_game, board);
+    memcpy((char *)mem + skipped, (const char *)game + skipped,
+           ttt_game_footprint(board->n, board->k) - skipped);
     ttt_game *copy = (ttt_game *)mem;
-    ttt__lock_init(copy); /* the copy took the held lock with it */
+    ttt__lock_init(copy);
     ttt__board_bind(&copy->board, board->n, board->k,
                     (char *)mem + header_bytes());
     ttt__board_track_live(&copy->board, board->track_live);
     copy->owns_memory = 0;
     copy->listener = NULL;
     copy->listener_user = NULL;
+    copy->delivering = NULL;
+    copy->deliveries = 0;
     copy->names = NULL; /* the block is the original's; ttt_game_clone copies it */
     return copy;
 }
@@ -209,10 +217,34 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
 /* ------------------------------------------------------------------------ */
 /* Events                                                                    */
 
-/* An event captured under the lock and delivered after it is released, so
- * a listener may call back into the game. */
+/*
+ * An event is captured under the lock and delivered after it is released,
+ * so that the listener may read the game. While it is delivered the game
+ * records which thread is inside the listener, and changes wait for the
+ * call to end: events go out one at a time, in the order of the changes.
+ * A change asked for by that thread itself, from inside its listener,
+ * would wait for itself; it is refused instead (TTT_E_IN_LISTENER).
+ *
+ * A thread is named by the address of a thread-local byte that is never
+ * written: no thread library is needed, and nothing is shared between
+ * games. Without the lock (threads=false) one thread at a time uses a game,
+ * so one name serves every thread.
+ */
+#if TTT_THREADS && defined(_MSC_VER) && !defined(__clang__)
+static __declspec(thread) char thread_name;
+#elif TTT_THREADS
+static _Thread_local char thread_name;
+#else
+static const char thread_name;
+#endif
+
+static const void *this_thread(void)
+{
+    return &thread_name;
+}
+
 typedef struct pending_event {
-    ttt_listener listener;
+    ttt_listener listener; /* NULL: nothing to deliver */
     void *user;
     ttt_event event;
 } pending_event;
@@ -222,7 +254,27 @@ static int ply_of(const ttt_game *game)
     return game->board.nn - game->board.empty_count;
 }
 
-static void capture(const ttt_game *game, pending_event *pending, int kind,
+/* Takes the lock for a change, once no listener call is in progress.
+ * TTT_E_IN_LISTENER, without the lock, if the caller is the thread inside
+ * this game's listener. */
+static int lock_for_change(ttt_game *game)
+{
+    ttt__lock(game);
+    while (game->delivering) {
+        if (game->delivering == this_thread()) {
+            ttt__unlock(game);
+            return TTT_E_IN_LISTENER;
+        }
+        ttt__unlock(game);
+        ttt__yield();
+        ttt__lock(game);
+    }
+    return TTT_OK;
+}
+
+/* Under the lock, right after a change: the event for the listener, if
+ * there is one, and the game marked as delivering it. */
+static void capture(ttt_game *game, pending_event *pending, int kind,
                     int mark, int row, int col)
 {
     pending->listener = game->listener;
@@ -235,12 +287,26 @@ static void capture(const ttt_game *game, pending_event *pending, int kind,
     pending->event.col = col;
     pending->event.ply = ply_of(game);
     pending->event.state = game->state;
+    game->delivering = this_thread();
 }
 
-static void deliver(const pending_event *pending)
+/* Calls the captured listener, the caller having let the lock go, then
+ * takes the lock back and lets the next change in. Returns holding it. */
+static void deliver_and_lock(ttt_game *game, const pending_event *pending)
 {
-    if (pending->listener)
-        pending->listener(pending->user, &pending->event);
+    pending->listener(pending->user, &pending->event);
+    ttt__lock(game);
+    game->delivering = NULL;
+    game->deliveries++;
+}
+
+/* Delivers the event captured, if any, after the lock was let go. */
+static void deliver(ttt_game *game, const pending_event *pending)
+{
+    if (pending->listener) {
+        deliver_and_lock(game, pending);
+        ttt__unlock(game);
+    }
 }
 
 int ttt_set_listener(ttt_game *game, ttt_listener listener, void *user)
@@ -250,6 +316,17 @@ int ttt_set_listener(ttt_game *game, ttt_listener listener, void *user)
     ttt__lock(game);
     game->listener = listener;
     game->listener_user = listener ? user : NULL;
+    /* Every event from now on goes to the new listener. A call already in
+     * progress on another thread may be the old one's: wait for it to end.
+     * One in progress on this thread is the caller's own. */
+    if (game->delivering && game->delivering != this_thread()) {
+        uint32_t in_progress = game->deliveries;
+        do {
+            ttt__unlock(game);
+            ttt__yield();
+            ttt__lock(game);
+        } while (game->deliveries == in_progress);
+    }
     ttt__unlock(game);
     return TTT_OK;
 }
@@ -259,14 +336,16 @@ int ttt_game_reset(ttt_game *game)
     if (!game)
         return TTT_E_INVALID;
     pending_event pending;
-    ttt__lock(game);
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     ttt__board_clear(&game->board);
     game->state = TTT_IN_PROGRESS;
     game->redo_count = 0;
     game->ending = TTT__ENDING_NONE;
     capture(game, &pending, TTT_EVENT_RESET, TTT_EMPTY, -1, -1);
     ttt__unlock(game);
-    deliver(&pending);
+    deliver(game, &pending);
     return TTT_OK;
 }
 
@@ -283,8 +362,9 @@ int ttt_game_set_rule(ttt_game *game, int rule, int value)
          rule != TTT_RULE_PLY_LIMIT) ||
         value < 0 || value > max_value)
         return TTT_E_RULE;
-    int status = TTT_OK;
-    ttt__lock(game);
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     /* Undone moves would be replayed under the new rule: lock those too,
      * and a game ended before its first move. */
     if (ply_of(game) != 0 || game->redo_count != 0 ||
@@ -375,15 +455,17 @@ int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
         return TTT_E_INVALID;
     ttt__board_prefetch(&game->board, row, col);
     pending_event pending;
-    ttt__lock(game);
-    int status = play_locked(game, mark, row, col, &pending);
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
+    status = play_locked(game, mark, row, col, &pending);
     int new_state = game->state;
     ttt__unlock(game);
     if (status != TTT_OK)
         return status;
     if (state)
         *state = new_state;
-    deliver(&pending);
+    deliver(game, &pending);
     return TTT_OK;
 }
 
@@ -393,18 +475,19 @@ int ttt_play_next(ttt_game *game, int row, int col, int *state)
         return TTT_E_INVALID;
     ttt__board_prefetch(&game->board, row, col);
     pending_event pending;
-    ttt__lock(game);
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     /* The mover is read under the same lock that plays, so no other thread
      * can take the turn in between. */
-    int status =
-        play_locked(game, ttt__mover_at(ply_of(game)), row, col, &pending);
+    status = play_locked(game, ttt__mover_at(ply_of(game)), row, col, &pending);
     int new_state = game->state;
     ttt__unlock(game);
     if (status != TTT_OK)
         return status;
     if (state)
         *state = new_state;
-    deliver(&pending);
+    deliver(game, &pending);
     return TTT_OK;
 }
 
@@ -413,18 +496,21 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
 {
     if (!game)
         return TTT_E_INVALID;
-    if (mark != TTT_X && mark != TTT_O)
-        return TTT_E_MARK;
-    if (ply < 0)
-        return TTT_E_RANGE;
     ttt__board_prefetch(&game->board, row, col);
-    pending_event pending;
-    pending.listener = NULL;
-    int status;
-    ttt__lock(game);
+    /* A retry succeeds with nothing to deliver. */
+    pending_event pending = {NULL, NULL, {0, 0, 0, 0, 0, 0}};
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     int current = ply_of(game);
     if (ply == current) {
+        /* ttt_play, checks and order included: on a finished game any mark
+         * gets TTT_E_GAME_OVER. */
         status = play_locked(game, mark, row, col, &pending);
+    } else if (mark != TTT_X && mark != TTT_O) {
+        status = TTT_E_MARK;
+    } else if (ply < 0) {
+        status = TTT_E_RANGE;
     } else if (ply < current) {
         /* A retried request whose move was already played succeeds without
          * touching anything; any other move at that ply lost the race. */
@@ -442,7 +528,7 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
         return status;
     if (state)
         *state = new_state;
-    deliver(&pending);
+    deliver(game, &pending);
     return TTT_OK;
 }
 
@@ -509,8 +595,9 @@ static void redo_ending_locked(ttt_game *game, pending_event *pending)
 static int end_game(ttt_game *game, int ending, int kind, int *state)
 {
     pending_event pending;
-    ttt__lock(game);
-    int status = TTT_OK;
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     if (game->state != TTT_IN_PROGRESS)
         status = TTT_E_GAME_OVER;
     else if (ending == TTT__ENDING_NONE)
@@ -523,7 +610,7 @@ static int end_game(ttt_game *game, int ending, int kind, int *state)
         return status;
     if (state)
         *state = new_state;
-    deliver(&pending);
+    deliver(game, &pending);
     return TTT_OK;
 }
 
@@ -574,11 +661,13 @@ int ttt_undo(ttt_game *game)
     if (!game)
         return TTT_E_INVALID;
     pending_event pending;
-    ttt__lock(game);
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     if (game->ending != TTT__ENDING_NONE) {
         undo_ending_locked(game, &pending);
         ttt__unlock(game);
-        deliver(&pending);
+        deliver(game, &pending);
         return TTT_OK;
     }
     int ply = ply_of(game);
@@ -596,7 +685,7 @@ int ttt_undo(ttt_game *game)
     capture(game, &pending, TTT_EVENT_UNDO, ttt__mover_at(ply - 1),
             TTT__ROW(packed), TTT__COL(packed));
     ttt__unlock(game);
-    deliver(&pending);
+    deliver(game, &pending);
     return TTT_OK;
 }
 
@@ -605,7 +694,9 @@ int ttt_redo(ttt_game *game)
     if (!game)
         return TTT_E_INVALID;
     pending_event pending;
-    ttt__lock(game);
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     if (game->redo_count == 0) {
         ttt__unlock(game);
         return TTT_E_NO_REDO;
@@ -613,7 +704,7 @@ int ttt_redo(ttt_game *game)
     if (TTT__REDO_CELLS(game->redo_count) == 0) {
         redo_ending_locked(game, &pending);
         ttt__unlock(game);
-        deliver(&pending);
+        deliver(game, &pending);
         return TTT_OK;
     }
     /* The most recently lifted cell sits just below the empty boundary. */
@@ -624,7 +715,7 @@ int ttt_redo(ttt_game *game)
     apply_move(game, mark, row, col);
     capture(game, &pending, TTT_EVENT_REDO, mark, row, col);
     ttt__unlock(game);
-    deliver(&pending);
+    deliver(game, &pending);
     return TTT_OK;
 }
 
@@ -654,7 +745,9 @@ int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
         return TTT_E_INVALID;
     uint64_t rng = *seed;
     pending_event pending;
-    ttt__lock(game);
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     if (game->state != TTT_IN_PROGRESS) {
         ttt__unlock(game);
         return TTT_E_GAME_OVER;
@@ -662,18 +755,21 @@ int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
     if (!game->listener) {
         play_out_quietly(game, &rng);
     } else {
+        /* The lock is let go only while the listener runs, and other
+         * changes wait for it to return, so the game is still this
+         * playout's afterwards. Once the listener is removed, the rest is
+         * played without events (and without letting go of the lock). */
+        game->redo_count = 0;
         do {
             int32_t packed = ttt__board_random_cell(&game->board, &rng);
             int mark = ttt__mover_at(ply_of(game));
-            /* The lock is let go while the listener runs, so another
-             * thread's undo must not leave a redo stack behind this move. */
-            game->redo_count = 0;
             apply_move(game, mark, TTT__ROW(packed), TTT__COL(packed));
             capture(game, &pending, TTT_EVENT_PLAY, mark, TTT__ROW(packed),
                     TTT__COL(packed));
-            ttt__unlock(game);
-            deliver(&pending);
-            ttt__lock(game);
+            if (pending.listener) {
+                ttt__unlock(game);
+                deliver_and_lock(game, &pending);
+            }
         } while (game->state == TTT_IN_PROGRESS);
     }
     int final_state = game->state;
@@ -818,9 +914,13 @@ int ttt_game_set_name(ttt_game *game, int mark, const char *name, size_t len)
     if (ttt__check_name(name, len, &bad) != TTT_OK)
         return TTT_E_NAME;
     /* The block is allocated without the lock held; if another thread
-     * installed one meanwhile, ours goes back. Removing a name needs none. */
+     * installed one meanwhile, ours goes back. Removing a name needs none.
+     * A name is a change like a move: it waits for a listener call on
+     * another thread, and is refused from inside the game's own. */
     ttt__names *fresh = NULL;
-    ttt__lock(game);
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
     while (!game->names && len > 0) {
         if (fresh) {
             game->names = fresh;
@@ -832,7 +932,11 @@ int ttt_game_set_name(ttt_game *game, int mark, const char *name, size_t len)
         if (!fresh)
             return TTT_E_NOMEM;
         memset(fresh, 0, sizeof *fresh);
-        ttt__lock(game);
+        status = lock_for_change(game);
+        if (status != TTT_OK) {
+            game->alloc.dealloc(game->alloc.user, fresh);
+            return status;
+        }
     }
     if (game->names) {
         int side = ttt__name_index(mark);

@@ -42,7 +42,10 @@ __declspec(dllimport) int __stdcall SwitchToThread(void);
 
 struct ttt_game {
 #if TTT_THREADS
-    atomic_flag lock;    /* held for every read or change of the fields below */
+    /* Held for every read or change of the fields below. It comes first and
+     * alone: a copy of the game copies everything from `board` on, and
+     * never the lock, which other threads may be setting meanwhile. */
+    atomic_flag lock;
 #endif
     ttt__board board;
     int32_t state;       /* TTT_IN_PROGRESS .. TTT_DRAW */
@@ -66,6 +69,12 @@ struct ttt_game {
      * set and kept until the game is freed; NULL while no name was ever
      * set, so an unnamed game costs one pointer. */
     struct ttt__names *names;
+    /* Listener calls go out one at a time, without the lock: `delivering`
+     * names the thread inside one (NULL when none is), and every change
+     * waits until it is NULL, so events arrive in the order of the changes.
+     * `deliveries` counts finished calls, for ttt_set_listener to wait on. */
+    const void *delivering;
+    uint32_t deliveries;
     ttt_allocator alloc;
 };
 
@@ -125,6 +134,15 @@ static inline void ttt__unlock(const ttt_game *game)
     atomic_flag_clear_explicit(&((ttt_game *)game)->lock, memory_order_release);
 #else
     (void)game;
+#endif
+}
+
+/* Lets other threads run while this one waits for something that is not
+ * the lock (a listener call in progress on another thread). */
+static inline void ttt__yield(void)
+{
+#if TTT_THREADS
+    TTT__YIELD();
 #endif
 }
 

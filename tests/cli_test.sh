@@ -135,6 +135,16 @@ ends_with "unfinished" && grep -q 'longer than' "$out" &&
     grep -q '^X plays b2$' "$out"
 report "overlong line rejected, next line read" $?
 
+# A NUL byte makes a line malformed wherever it is: "b2\0zz" is not b2.
+play 'b2\0zz' --x human --o human
+ends_with "unfinished" && grep -q 'NUL byte' "$out" && ! grep -q 'plays' "$out"
+report "a line holding a NUL byte is rejected" $?
+
+play 'b2\0zz\na1\n\0\nb3\0\n' --x human --o human
+ends_with "unfinished" && [ "$(grep -c 'NUL byte' "$out")" -eq 3 ] &&
+    [ "$(grep -c 'plays' "$out")" -eq 1 ] && grep -q '^X plays a1$' "$out"
+report "NUL bytes rejected anywhere in a line, the next line read" $?
+
 # --- Undo, redo, save, quit -------------------------------------------------
 
 play_both "b2\\na1\\nc3\\nundo\\nundo\\nredo\\nsave $tmp/undo.ttt\\n"
@@ -452,6 +462,22 @@ report "replay of an illegal move exits 2" $?
 printf 'this is not a game\n' >"$tmp/junk.ttt"
 usage_fails replay "$tmp/junk.ttt" && grep -q 'byte' "$err"
 report "malformed replay file exits 2" $?
+
+# Records are bounded (8 MiB; the longest there can be is 6.5 MB): an
+# endless or huge file is refused after reading just past the bound, not
+# read until memory runs out.
+usage_fails replay /dev/zero && grep -q 'larger than 8 MiB' "$err"
+report "replay of an endless file exits 2, saying it is too large" $?
+
+dd if=/dev/zero of="$tmp/huge.ttt" bs=1024 count=8193 2>/dev/null
+usage_fails replay "$tmp/huge.ttt" && grep -q 'larger than 8 MiB' "$err"
+report "replay of a file over 8 MiB exits 2" $?
+
+# Exactly 8 MiB is read, and judged by its content.
+dd if=/dev/zero of="$tmp/limit.ttt" bs=1024 count=8192 2>/dev/null
+usage_fails replay "$tmp/limit.ttt" && grep -q 'byte 0' "$err" &&
+    ! grep -q 'larger than' "$err"
+report "replay of a file of exactly 8 MiB is parsed" $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

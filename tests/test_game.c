@@ -145,9 +145,10 @@ static void test_strerror(void **state)
         TTT_E_GAME_OVER, TTT_E_NO_UNDO,    TTT_E_NO_REDO,    TTT_E_RULE,
         TTT_E_RULES_LOCKED, TTT_E_PARSE,   TTT_E_BUFFER,     TTT_E_NO_LINE,
         TTT_E_RANGE,    TTT_E_STALE,       TTT_E_BUDGET,     TTT_E_OVERFLOW,
+        TTT_E_IN_LISTENER,
     };
     const size_t n = sizeof codes / sizeof codes[0];
-    /* The codes themselves are fixed values 0, -1, ..., -19. */
+    /* The codes themselves are fixed values 0, -1, ..., -20. */
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(codes[i], -(int)i);
     }
@@ -707,6 +708,8 @@ static void test_play_at(void **state)
     assert_int_equal(ttt_set_listener(g, count_events, &events), TTT_OK);
 
     /* At the game's ply it is ttt_play. */
+    expect_play_at(g, 0, TTT_EMPTY, 1, 1, TTT_E_MARK);
+    expect_play_at(g, 0, 2, 1, 1, TTT_E_MARK);
     assert_int_equal(ttt_play_at(g, 0, TTT_X, 1, 1, &st), TTT_OK);
     assert_int_equal(st, TTT_IN_PROGRESS);
     assert_int_equal(ttt_ply(g), 1);
@@ -743,6 +746,18 @@ static void test_play_at(void **state)
     assert_int_equal(ttt_play_at(g, 4, TTT_X, 2, 0, &st), TTT_OK);
     assert_int_equal(st, TTT_X_WON);
     expect_play_at(g, 5, TTT_O, 2, 2, TTT_E_GAME_OVER);
+    /* At the current ply it is ttt_play, checks and order included: a
+     * finished game is over whatever the mark, even the TTT_EMPTY that
+     * ttt_to_move now gives. */
+    assert_int_equal(ttt_to_move(g), TTT_EMPTY);
+    assert_int_equal(ttt_play(g, TTT_EMPTY, 2, 2, NULL), TTT_E_GAME_OVER);
+    expect_play_at(g, 5, ttt_to_move(g), 2, 2, TTT_E_GAME_OVER);
+    expect_play_at(g, 5, 7, 2, 2, TTT_E_GAME_OVER);
+    expect_play_at(g, 5, TTT_X, 9, 9, TTT_E_GAME_OVER);
+    /* At any other ply a mark that is no mark is refused first. */
+    expect_play_at(g, 4, TTT_EMPTY, 2, 0, TTT_E_MARK);
+    expect_play_at(g, 6, TTT_EMPTY, 2, 2, TTT_E_MARK);
+    expect_play_at(g, -1, TTT_EMPTY, 2, 2, TTT_E_MARK);
     assert_int_equal(events, 5);
 
     /* At the current ply it clears the redo stack like ttt_play; a retry of
@@ -1164,6 +1179,149 @@ static void test_listener_draw_and_misere(void **state)
     ttt_game_free(g);
 }
 
+/* A listener that tries every change on its own game. */
+typedef struct meddler {
+    ttt_game *game;
+    ttt_game *other; /* another game, which it may change */
+    int calls;
+    int refused;     /* changes answered TTT_E_IN_LISTENER */
+    int other_events;
+} meddler;
+
+static void meddle(void *user, const ttt_event *event)
+{
+    meddler *m = user;
+    ttt_game *g = m->game;
+    uint64_t seed = 1;
+    int st = SENTINEL;
+    snapshot before;
+    (void)event;
+    m->calls++;
+    take(g, &before);
+    const int codes[] = {
+        ttt_play(g, TTT_X, 2, 2, &st),
+        ttt_play(g, TTT_O, 2, 2, &st),
+        ttt_play_next(g, 2, 2, &st),
+        ttt_play_at(g, ttt_ply(g), ttt_to_move(g), 2, 2, &st),
+        ttt_play_at(g, 0, TTT_X, 0, 0, &st),
+        ttt_undo(g),
+        ttt_redo(g),
+        ttt_game_reset(g),
+        ttt_random_playout(g, &seed, &st),
+        ttt_game_set_rule(g, TTT_RULE_MISERE, 0),
+    };
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        m->refused += codes[i] == TTT_E_IN_LISTENER;
+    assert_int_equal(st, SENTINEL);
+    assert_int_equal(seed, 1);
+    assert_unchanged(g, &before);
+    /* A copy made from inside is a game like any other. */
+    ttt_game *copy = NULL;
+    assert_int_equal(ttt_game_clone(g, &copy), TTT_OK);
+    if (ttt_state(copy) == TTT_IN_PROGRESS)
+        assert_int_equal(ttt_random_playout(copy, &seed, NULL), TTT_OK);
+    ttt_game_free(copy);
+    /* Another game, and its own listener, work as usual. */
+    int ply = ttt_ply(m->other);
+    assert_int_equal(ttt_play_next(m->other, ply / 16, ply % 16, NULL), TTT_OK);
+}
+
+static void count_other(void *user, const ttt_event *event)
+{
+    (void)event;
+    ((meddler *)user)->other_events++;
+}
+
+static void test_listener_cannot_change_its_game(void **state)
+{
+    (void)state;
+    meddler m;
+    memset(&m, 0, sizeof m);
+    m.game = new_game(3, 3);
+    m.other = new_game(16, 16);
+    assert_int_equal(ttt_set_listener(m.game, meddle, &m), TTT_OK);
+    assert_int_equal(ttt_set_listener(m.other, count_other, &m), TTT_OK);
+
+    play(m.game, 1, 1);
+    play(m.game, 0, 0);
+    assert_int_equal(ttt_undo(m.game), TTT_OK);
+    assert_int_equal(ttt_redo(m.game), TTT_OK);
+    uint64_t seed = 3;
+    assert_int_equal(ttt_random_playout(m.game, &seed, NULL), TTT_OK);
+    int plies = ttt_ply(m.game);
+    assert_int_equal(ttt_game_reset(m.game), TTT_OK);
+    /* Every event saw all ten changes refused. */
+    assert_int_equal(m.calls, 4 + (plies - 2) + 1);
+    assert_int_equal(m.refused, 10 * m.calls);
+    assert_int_equal(m.other_events, m.calls);
+    assert_int_equal(ttt_ply(m.other), m.calls);
+
+    /* Outside the listener the same calls work again. */
+    assert_int_equal(ttt_set_listener(m.game, NULL, NULL), TTT_OK);
+    play(m.game, 2, 2);
+    assert_int_equal(ttt_undo(m.game), TTT_OK);
+    assert_int_equal(ttt_game_reset(m.game), TTT_OK);
+    assert_int_equal(ttt_game_set_rule(m.game, TTT_RULE_MISERE, 1), TTT_OK);
+    ttt_game_free(m.other);
+    ttt_game_free(m.game);
+}
+
+/* A listener that takes itself off after `stay` calls, or hands over to
+ * `next`. */
+typedef struct leaver {
+    ttt_game *game;
+    int calls, stay;
+    ttt_listener next;
+    void *next_user;
+} leaver;
+
+static void leave(void *user, const ttt_event *event)
+{
+    leaver *l = user;
+    (void)event;
+    assert_true(l->calls < l->stay); /* never called after leaving */
+    if (++l->calls == l->stay)
+        assert_int_equal(ttt_set_listener(l->game, l->next, l->next_user), TTT_OK);
+}
+
+static void test_listener_removes_itself(void **state)
+{
+    (void)state;
+    ttt_game *g = new_game(5, 4);
+    leaver first = {g, 0, 2, NULL, NULL};
+    assert_int_equal(ttt_set_listener(g, leave, &first), TTT_OK);
+    play(g, 0, 0);
+    play(g, 1, 1);
+    play(g, 2, 2);
+    assert_int_equal(ttt_undo(g), TTT_OK);
+    assert_int_equal(first.calls, 2);
+
+    /* Mid-playout: the rest of the game is played without events. */
+    leaver quitter = {g, 0, 3, NULL, NULL};
+    assert_int_equal(ttt_set_listener(g, leave, &quitter), TTT_OK);
+    uint64_t seed = 11;
+    int st = SENTINEL;
+    assert_int_equal(ttt_random_playout(g, &seed, &st), TTT_OK);
+    assert_int_not_equal(st, TTT_IN_PROGRESS);
+    assert_true(ttt_ply(g) >= 2 + 7);
+    assert_int_equal(quitter.calls, 3);
+
+    /* Handing over: the next event goes to the new listener. */
+    recorder rec;
+    memset(&rec, 0, sizeof rec);
+    rec.game = g;
+    leaver handover = {g, 0, 1, record, &rec};
+    assert_int_equal(ttt_set_listener(g, leave, &handover), TTT_OK);
+    assert_int_equal(ttt_game_reset(g), TTT_OK);
+    assert_int_equal(handover.calls, 1);
+    assert_int_equal(rec.count, 0);
+    play(g, 3, 3);
+    assert_int_equal(handover.calls, 1);
+    assert_int_equal(rec.count, 1);
+    assert_event(&rec, 0, TTT_EVENT_PLAY, TTT_X, 3, 3, 1, TTT_IN_PROGRESS);
+    ttt_game_free(g);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Clone                                                                     */
 /* ------------------------------------------------------------------------ */
@@ -1495,6 +1653,8 @@ int main(void)
         cmocka_unit_test(test_reset),
         cmocka_unit_test(test_games_are_independent),
         cmocka_unit_test(test_listener),
+        cmocka_unit_test(test_listener_cannot_change_its_game),
+        cmocka_unit_test(test_listener_removes_itself),
         cmocka_unit_test(test_listener_draw_and_misere),
         cmocka_unit_test(test_clone),
         cmocka_unit_test(test_allocator),

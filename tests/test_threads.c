@@ -1,8 +1,9 @@
-/* test_threads.c - many threads on one game: moves stay legal and alternating, readers see whole moves, ttt_play_at is idempotent. */
+/* test_threads.c - many threads on one game: moves stay legal and alternating, copies and searches race with them safely, listeners are called in order and never after removal, ttt_play_at is idempotent. */
 /* pthread_barrier_t is POSIX, outside plain C11. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -18,7 +19,10 @@
 #define WRITERS 8
 #define READERS 2
 #define SAVERS 1
-#define THREADS (WRITERS + READERS + SAVERS)
+/* Threads that copy or search the game while the writers change it: one
+ * cloner, one running ttt_random_playouts, one solver. */
+#define COPIERS 3
+#define THREADS (WRITERS + READERS + SAVERS + COPIERS)
 #define SUBMISSIONS 4000
 
 /* A small per-thread generator: rand() would share state between threads. */
@@ -211,6 +215,99 @@ static void *saver_main(void *arg)
     return NULL;
 }
 
+/* The marks of a board: as many X as O or one more, and nothing else. */
+static int marks_balanced(const int8_t *cells, size_t len, int *marks)
+{
+    int x = 0, o = 0;
+    for (size_t i = 0; i < len; i++) {
+        x += cells[i] == TTT_X;
+        o += cells[i] == TTT_O;
+        if (cells[i] != TTT_X && cells[i] != TTT_O && cells[i] != TTT_EMPTY)
+            return 0;
+    }
+    *marks = x + o;
+    return x == o || x == o + 1;
+}
+
+/* A cloner copies the game while the writers play and take back moves:
+ * each copy must be one whole position whose history matches its board,
+ * and a game of its own (a move on it leaves the original alone). The copy
+ * is taken under the lock the writers are spinning on, so the lock itself
+ * must not be read as plain bytes (ThreadSanitizer watches that). */
+static void *cloner_main(void *arg)
+{
+    worker *w = arg;
+    ttt_game *game = w->shared->game;
+    int8_t cells[64];
+
+    while (atomic_load(&w->shared->writers_left) > 0) {
+        ttt_game *copy = NULL;
+        size_t len = 0;
+        int marks = -1;
+        if (ttt_game_clone(game, &copy) != TTT_OK) {
+            note_failure(w->shared, "clone failed");
+            continue;
+        }
+        if (ttt_board(copy, cells, sizeof cells, &len) != TTT_OK ||
+            !marks_balanced(cells, len, &marks) || marks != ttt_ply(copy))
+            note_failure(w->shared, "clone: not one whole position");
+        /* The clone is free to move on its own. */
+        if (ttt_state(copy) == TTT_IN_PROGRESS) {
+            uint64_t seed = w->seed;
+            int state = -1;
+            if (ttt_random_playout(copy, &seed, &state) != TTT_OK ||
+                state == TTT_IN_PROGRESS)
+                note_failure(w->shared, "clone: cannot be played out");
+        }
+        ttt_game_free(copy);
+    }
+    return NULL;
+}
+
+/* Monte Carlo on the shared game: copies of it (boards past 4x4) or its
+ * cells (small ones) taken under its lock, games played without it. */
+static void *playouts_main(void *arg)
+{
+    worker *w = arg;
+    ttt_game *game = w->shared->game;
+    uint64_t seed = w->seed;
+
+    while (atomic_load(&w->shared->writers_left) > 0) {
+        uint64_t results[4] = {9, 9, 9, 9};
+        int status = ttt_random_playouts(game, &seed, 16, results);
+        if (status == TTT_OK) {
+            if (results[TTT_IN_PROGRESS] != 0 ||
+                results[TTT_X_WON] + results[TTT_O_WON] + results[TTT_DRAW] != 16)
+                note_failure(w->shared, "playouts: results do not add up");
+        } else if (status != TTT_E_GAME_OVER) {
+            note_failure(w->shared, "playouts: unexpected status");
+        }
+    }
+    return NULL;
+}
+
+/* The solver snapshots the game under its lock and searches a little. */
+static void *solver_main(void *arg)
+{
+    worker *w = arg;
+    ttt_game *game = w->shared->game;
+    int32_t best[64];
+
+    while (atomic_load(&w->shared->writers_left) > 0) {
+        ttt_solution solution;
+        size_t best_len = 0;
+        memset(&solution, 0, sizeof solution);
+        solution.size = sizeof solution;
+        int status = ttt_solve(game, 200, 1 << 20, 0, &solution, best,
+                               sizeof best / sizeof best[0], &best_len);
+        if ((status != TTT_OK && status != TTT_E_BUDGET) ||
+            solution.value_min > solution.value_max ||
+            solution.value_min < TTT_VALUE_LOSS || solution.value_max > TTT_VALUE_WIN)
+            note_failure(w->shared, "solve: unexpected answer");
+    }
+    return NULL;
+}
+
 /* The history must replay, move by move, into a fresh game with the same
  * rules and reach the same board and state. */
 static void check_history(const ttt_game *game)
@@ -267,9 +364,12 @@ static void stress(int n, int k, int misere, int early_draw, uint32_t seed)
     atomic_store(&shared.writers_left, WRITERS);
 
     for (int i = 0; i < THREADS; i++) {
-        void *(*role)(void *) = i < WRITERS             ? writer_main
-                                : i < WRITERS + READERS ? reader_main
-                                                        : saver_main;
+        void *(*role)(void *) = i < WRITERS                    ? writer_main
+                                : i < WRITERS + READERS        ? reader_main
+                                : i < WRITERS + READERS + SAVERS ? saver_main
+                                : i == THREADS - 3             ? cloner_main
+                                : i == THREADS - 2             ? playouts_main
+                                                               : solver_main;
         workers[i].shared = &shared;
         workers[i].seed = seed * 2654435761u + (uint32_t)i * 40503u + 1u;
         assert_int_equal(pthread_create(&workers[i].thread, NULL, role, &workers[i]),
@@ -350,6 +450,239 @@ static void test_separate_games(void **unused)
     for (int i = 0; i < WRITERS; i++)
         assert_int_equal(pthread_join(workers[i].thread, NULL), 0);
     assert_int_equal(atomic_load(&shared.failures), 0);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Listeners while several threads change one game                          */
+
+#define CHURNERS 4
+#define CHURN_STEPS 10000
+/* Fewer for the removal rounds: the main thread must get its turns. */
+#define REMOVAL_CHURNERS 2
+#define REMOVAL_ROUNDS 200
+
+/* A thread that changes the game every way there is, for the side to move,
+ * until it has made its steps or is told to stop. */
+typedef struct churner {
+    pthread_t thread;
+    ttt_game *game;
+    int count; /* churners in the group */
+    atomic_int *stop;
+    pthread_barrier_t *start; /* all churners begin together */
+    int steps;                /* 0: until stopped */
+    uint32_t seed;
+} churner;
+
+static void *churn_main(void *arg)
+{
+    churner *c = arg;
+    ttt_game *game = c->game;
+    int n = ttt_size(game);
+    uint32_t rng = c->seed;
+
+    pthread_barrier_wait(c->start);
+    for (int i = 0; c->steps == 0 || i < c->steps; i++) {
+        if (atomic_load(c->stop))
+            break;
+        uint32_t r = next_random(&rng);
+        int row = (int)((r >> 8) % (uint32_t)n);
+        int col = (int)((r >> 16) % (uint32_t)n);
+        if (ttt_state(game) != TTT_IN_PROGRESS && r % 3 == 0) {
+            ttt_game_reset(game);
+        } else if (r % 5 == 0) {
+            ttt_undo(game);
+        } else if (r % 17 == 0) {
+            ttt_redo(game);
+        } else if (r % 61 == 0) {
+            uint64_t seed = r;
+            ttt_random_playout(game, &seed, NULL);
+        } else if (r % 2 == 0) {
+            ttt_play_at(game, ttt_ply(game), ttt_to_move(game), row, col, NULL);
+        } else {
+            ttt_play_next(game, row, col, NULL);
+        }
+    }
+    return NULL;
+}
+
+static void start_churners(churner *churners, int count, pthread_barrier_t *start,
+                           ttt_game *game, atomic_int *stop, int steps)
+{
+    assert_int_equal(pthread_barrier_init(start, NULL, (unsigned)count), 0);
+    for (int i = 0; i < count; i++) {
+        churners[i].game = game;
+        churners[i].count = count;
+        churners[i].stop = stop;
+        churners[i].start = start;
+        churners[i].steps = steps;
+        churners[i].seed = 0x9e3779b9u * (uint32_t)(i + 1);
+        assert_int_equal(
+            pthread_create(&churners[i].thread, NULL, churn_main, &churners[i]), 0);
+    }
+}
+
+static void join_churners(churner *churners)
+{
+    for (int i = 0; i < churners[0].count; i++)
+        assert_int_equal(pthread_join(churners[i].thread, NULL), 0);
+    assert_int_equal(pthread_barrier_destroy(churners[0].start), 0);
+}
+
+/* A listener that rebuilds the game from its events alone, on a game of its
+ * own: that works only if every event arrives, one at a time, in the order
+ * of the changes. */
+typedef struct mirror {
+    ttt_game *copy;
+    atomic_int in_call;    /* listener calls running now */
+    atomic_int overlaps;   /* calls that found another one running */
+    atomic_int mismatches; /* events that do not follow from those before */
+    atomic_int events;
+} mirror;
+
+/* The move at the top of the copy's history is (mark, row, col). */
+static int last_move_is(const ttt_game *game, const ttt_event *e)
+{
+    int mark = 0, row = -1, col = -1;
+    int ply = ttt_ply(game);
+    return ply > 0 && ttt_move_at(game, ply - 1, &mark, &row, &col) == TTT_OK &&
+           mark == e->mark && row == e->row && col == e->col;
+}
+
+static void mirror_event(void *user, const ttt_event *e)
+{
+    mirror *m = user;
+    int ok = 0, state = -1;
+    if (atomic_fetch_add(&m->in_call, 1) != 0)
+        atomic_fetch_add(&m->overlaps, 1);
+    /* Stay a moment, as a real host would, for other changes to come in. */
+    sched_yield();
+    switch (e->kind) {
+    case TTT_EVENT_PLAY:
+        ok = ttt_play(m->copy, e->mark, e->row, e->col, &state) == TTT_OK;
+        break;
+    case TTT_EVENT_UNDO:
+        ok = last_move_is(m->copy, e) && ttt_undo(m->copy) == TTT_OK;
+        break;
+    case TTT_EVENT_REDO:
+        ok = ttt_redo(m->copy) == TTT_OK && last_move_is(m->copy, e);
+        break;
+    case TTT_EVENT_RESET:
+        ok = ttt_game_reset(m->copy) == TTT_OK;
+        break;
+    default:
+        break;
+    }
+    if (!ok || ttt_ply(m->copy) != e->ply || ttt_state(m->copy) != e->state)
+        atomic_fetch_add(&m->mismatches, 1);
+    atomic_fetch_add(&m->events, 1);
+    atomic_fetch_sub(&m->in_call, 1);
+}
+
+static void listener_order(int n, int k)
+{
+    ttt_game *game = NULL;
+    mirror m;
+    churner churners[CHURNERS];
+    pthread_barrier_t start;
+    atomic_int stop = 0;
+    char record[512], rebuilt[512];
+    size_t record_len = 0, rebuilt_len = 0;
+
+    memset(&m, 0, sizeof m);
+    assert_int_equal(ttt_game_new(n, k, &game), TTT_OK);
+    assert_int_equal(ttt_game_new(n, k, &m.copy), TTT_OK);
+    assert_int_equal(ttt_set_listener(game, mirror_event, &m), TTT_OK);
+    start_churners(churners, CHURNERS, &start, game, &stop, CHURN_STEPS);
+    join_churners(churners);
+
+    assert_int_equal(atomic_load(&m.overlaps), 0);
+    assert_int_equal(atomic_load(&m.mismatches), 0);
+    assert_true(atomic_load(&m.events) > CHURNERS * 100);
+    /* The events told the whole story: the copy is the game, redo stack
+     * included. */
+    assert_int_equal(ttt_game_save(game, record, sizeof record, &record_len), TTT_OK);
+    assert_int_equal(ttt_game_save(m.copy, rebuilt, sizeof rebuilt, &rebuilt_len),
+                     TTT_OK);
+    assert_int_equal(record_len, rebuilt_len);
+    assert_memory_equal(record, rebuilt, record_len);
+    assert_int_equal(ttt_redo_count(game), ttt_redo_count(m.copy));
+    ttt_game_free(m.copy);
+    ttt_game_free(game);
+}
+
+/* Short games (many resets and wins) and a longer one (long undo runs). */
+static void test_listener_order_across_threads(void **unused)
+{
+    (void)unused;
+    for (int round = 0; round < 2; round++) {
+        listener_order(3, 3);
+        listener_order(5, 4);
+    }
+}
+
+/* A listener's context, freed by the host right after the removal. */
+typedef struct guest {
+    atomic_int running; /* calls in progress */
+    atomic_int removed; /* set once ttt_set_listener has returned */
+    atomic_int calls;
+} guest;
+
+static atomic_int late_calls;
+
+static void guest_event(void *user, const ttt_event *event)
+{
+    guest *g = user;
+    (void)event;
+    atomic_fetch_add(&g->running, 1);
+    if (atomic_load(&g->removed))
+        atomic_fetch_add(&late_calls, 1);
+    /* Linger, so that a removal racing with this call lands inside it. */
+    for (int i = 0; i < 100; i++)
+        atomic_fetch_add(&g->calls, 0);
+    atomic_fetch_add(&g->calls, 1);
+    atomic_fetch_sub(&g->running, 1);
+}
+
+static void test_listener_removal_is_final(void **unused)
+{
+    (void)unused;
+    ttt_game *game = NULL;
+    churner churners[CHURNERS];
+    pthread_barrier_t start;
+    atomic_int stop = 0;
+    int still_running = 0;
+
+    atomic_store(&late_calls, 0);
+    assert_int_equal(ttt_game_new(5, 4, &game), TTT_OK);
+    start_churners(churners, REMOVAL_CHURNERS, &start, game, &stop, 0);
+    for (int round = 0; round < REMOVAL_ROUNDS; round++) {
+        guest *g = calloc(1, sizeof *g);
+        assert_non_null(g);
+        assert_int_equal(ttt_set_listener(game, guest_event, g), TTT_OK);
+        while (atomic_load(&g->calls) < 2)
+            sched_yield();
+        /* Removed outright, or replaced by another listener that stays. */
+        guest *next = round % 2 ? calloc(1, sizeof *next) : NULL;
+        assert_int_equal(ttt_set_listener(game, next ? guest_event : NULL, next),
+                         TTT_OK);
+        still_running += atomic_load(&g->running) != 0;
+        atomic_store(&g->removed, 1);
+        /* Give a late call its chance before the memory goes. */
+        for (int i = 0; i < 2; i++)
+            sched_yield();
+        free(g);
+        if (next) {
+            assert_int_equal(ttt_set_listener(game, NULL, NULL), TTT_OK);
+            still_running += atomic_load(&next->running) != 0;
+            atomic_store(&next->removed, 1);
+            free(next);
+        }
+    }
+    atomic_store(&stop, 1);
+    join_churners(churners);
+    assert_int_equal(still_running, 0);
+    assert_int_equal(atomic_load(&late_calls), 0);
+    ttt_game_free(game);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -458,7 +791,7 @@ static void test_play_at_conflict_is_stale(void **unused)
     assert_int_equal(ttt_play_at(game, 0, TTT_X, 1, 65537, NULL), TTT_E_STALE);
     assert_int_equal(ttt_play_at(game, 1, TTT_O, INT32_MIN, 0, NULL), TTT_E_STALE);
     assert_int_equal(ttt_play_at(game, 1, TTT_O, -1, -1, NULL), TTT_E_STALE);
-    /* A mark that is no mark is refused before the ply is looked at. */
+    /* Away from the current ply, a mark that is no mark is refused first. */
     assert_int_equal(ttt_play_at(game, 0, 0, 1, 1, NULL), TTT_E_MARK);
 
     assert_int_equal(ttt_ply(game), 2);
@@ -575,6 +908,8 @@ int main(void)
         cmocka_unit_test(test_stress_classic),
         cmocka_unit_test(test_stress_gomoku_early_draw),
         cmocka_unit_test(test_stress_misere_full_lines),
+        cmocka_unit_test(test_listener_order_across_threads),
+        cmocka_unit_test(test_listener_removal_is_final),
     };
     return cmocka_run_group_tests_name("threads", tests, NULL, NULL);
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/ci/tsan.sh - runs the thread test under ThreadSanitizer; any report fails the run.
+# tests/ci/tsan.sh - runs the thread tests (plays and undos racing with reads, saves, clones, playouts and solves; listener order and removal) under ThreadSanitizer; any report fails the run.
 # Usage: tests/ci/tsan.sh [BUILD_DIR]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
