@@ -835,13 +835,15 @@ static void op_play_at(input *in, slot *s)
         col = pick_coord(in, m);
     }
 
+    /* At the current ply, ttt_play's checks in their order; elsewhere the
+     * mark, then the ply. */
     int expect, retry = 0;
-    if (mark != TTT_X && mark != TTT_O)
+    if (ply == m->ply)
+        expect = model_play_status(m, mark, row, col);
+    else if (mark != TTT_X && mark != TTT_O)
         expect = TTT_E_MARK;
     else if (ply < 0)
         expect = TTT_E_RANGE;
-    else if (ply == m->ply)
-        expect = model_play_status(m, mark, row, col);
     else if (ply < m->ply && mark == mover_of(ply) && on_board(m, row, col) &&
              m->hist[ply] == row * m->n + col)
         expect = TTT_OK, retry = 1;
