@@ -862,6 +862,49 @@ static void test_events(void **state)
     ttt_game_free(game);
 }
 
+/* A listener that tries the 1.2 changes on its own game. */
+typedef struct meddler {
+    ttt_game *game;
+    int calls;
+    int resign, agree, name;
+} meddler;
+
+static void meddle(void *user, const ttt_event *event)
+{
+    (void)event;
+    meddler *m = user;
+    int st = 77;
+    m->calls++;
+    m->resign = ttt_resign(m->game, TTT_X, &st);
+    m->agree = ttt_agree_draw(m->game, &st);
+    m->name = ttt_game_set_name(m->game, TTT_X, "Zed", 3);
+    if (st != 77)
+        m->resign = 12345;
+}
+
+/* Inside its game's listener these change nothing, like a move. */
+static void test_listener_cannot_end_or_rename(void **state)
+{
+    (void)state;
+    ttt_game *game = new_game(3, 0);
+    set_name(game, TTT_X, "Ana");
+    meddler m = {game, 0, 0, 0, 0};
+    assert_int_equal(ttt_set_listener(game, meddle, &m), TTT_OK);
+    assert_int_equal(ttt_play_next(game, 1, 1, NULL), TTT_OK);
+    assert_int_equal(m.calls, 1);
+    assert_int_equal(m.resign, TTT_E_IN_LISTENER);
+    assert_int_equal(m.agree, TTT_E_IN_LISTENER);
+    assert_int_equal(m.name, TTT_E_IN_LISTENER);
+    assert_int_equal(ttt_state(game), TTT_IN_PROGRESS);
+    assert_name(game, TTT_X, "Ana");
+    /* A resignation's own event is a listener call like any other. */
+    assert_int_equal(ttt_resign(game, TTT_O, NULL), TTT_OK);
+    assert_int_equal(m.calls, 2);
+    assert_int_equal(m.resign, TTT_E_IN_LISTENER);
+    assert_int_equal(ttt_state(game), TTT_X_WON);
+    ttt_game_free(game);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Records                                                                   */
 /* ------------------------------------------------------------------------ */
@@ -1132,6 +1175,7 @@ int main(void)
         cmocka_unit_test(test_ply_limit_big_boards),
         cmocka_unit_test(test_ending_on_the_board),
         cmocka_unit_test(test_events),
+        cmocka_unit_test(test_listener_cannot_end_or_rename),
         cmocka_unit_test(test_record_names_and_endings),
         cmocka_unit_test(test_record_name_round_trip),
         cmocka_unit_test(test_record_old_records_unchanged),
