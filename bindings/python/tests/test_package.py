@@ -93,7 +93,7 @@ def test_enums_equal_the_c_values():
     assert list(ttt.EventKind) == [1, 2, 3, 4, 5, 6, 7, 8]
     assert list(ttt.Ending) == [0, 1, 2, 3, 4, 5, 6]
     assert ttt.Rule.PLY_LIMIT == 3 and ttt.NAME_MAX == 64
-    assert [int(s) for s in ttt.Status] == list(range(0, -20, -1)) + [-21]
+    assert [int(s) for s in ttt.Status] == list(range(0, -22, -1))
     assert ttt.X is ttt.Mark.X and ttt.DRAW is ttt.State.DRAW
     assert ttt.BOT_PERFECT is ttt.BotLevel.PERFECT
     for status in ttt.Status:
@@ -224,7 +224,8 @@ ERROR_CLASSES = {
     ttt.E_RULES_LOCKED: ttt.RuleError, ttt.E_PARSE: ttt.ParseError,
     ttt.E_BUFFER: ttt.TttError, ttt.E_NO_LINE: ttt.TttError, ttt.E_RANGE: ttt.TttError,
     ttt.E_STALE: ttt.StaleError, ttt.E_BUDGET: ttt.BudgetError,
-    ttt.E_OVERFLOW: ttt.TttError, ttt.E_NAME: ttt.PlayerNameError,
+    ttt.E_OVERFLOW: ttt.TttError, ttt.E_IN_LISTENER: ttt.TttError,
+    ttt.E_NAME: ttt.PlayerNameError,
 }
 
 

@@ -97,6 +97,8 @@ pub const TTT_E_STALE: c_int = -17;
 pub const TTT_E_BUDGET: c_int = -18;
 /// A count does not fit in 64 bits.
 pub const TTT_E_OVERFLOW: c_int = -19;
+/// A listener tried to change its own game (since 1.2).
+pub const TTT_E_IN_LISTENER: c_int = -20;
 /// A player name is too long, not UTF-8 or has control characters (since 1.2).
 pub const TTT_E_NAME: c_int = -21;
 

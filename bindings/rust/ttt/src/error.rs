@@ -52,6 +52,8 @@ pub enum ErrorKind {
     Budget,
     /// `TTT_E_OVERFLOW`: a count does not fit in 64 bits.
     Overflow,
+    /// `TTT_E_IN_LISTENER`: a listener tried to change its own game.
+    InListener,
     /// `TTT_E_NAME`: a player name too long or with control characters.
     Name,
     /// A code this crate does not know (from a newer library).
@@ -82,6 +84,7 @@ impl ErrorKind {
             sys::TTT_E_STALE => Stale,
             sys::TTT_E_BUDGET => Budget,
             sys::TTT_E_OVERFLOW => Overflow,
+            sys::TTT_E_IN_LISTENER => InListener,
             sys::TTT_E_NAME => Name,
             _ => Unknown,
         }
