@@ -210,10 +210,11 @@ TTT_API int ttt_game_reset(ttt_game *game);
  * played without a result (a line, a full board or an early draw on the
  * same move takes precedence). Value 0 (no limit, the default) or
  * 1 .. size * size; size * size is the full board, the same game as no
- * limit, and reads back as 0. Costs nothing per move. It is a rule of ttt_play,
- * ttt_play_next, ttt_play_at, ttt_redo and ttt_game_load; the engine below
- * (random playouts, perft, the solver and the bots) does not apply it yet:
- * on a game with a limit they search and play as if there were none. */
+ * limit, and reads back as 0. Costs nothing per move. It is a rule of
+ * ttt_play, ttt_play_next, ttt_play_at, ttt_redo and ttt_game_load. The
+ * engine below does not know it yet: perft, the position count, the solver,
+ * the bots and ttt_random_playouts judge positions as if there were no
+ * limit, and ttt_random_playout may play past it. */
 #define TTT_RULE_PLY_LIMIT 3
 
 /* Sets a rule. Only while the history is empty, the game open and nothing
