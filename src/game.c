@@ -204,11 +204,16 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
         ttt__lock(game);
     }
     ttt_game *copy = copy_game(mem, game);
-    if (names) {
+    /* Both tests hold together, blocks never being taken back; the second
+     * spells that out rather than leaning on it. */
+    if (names && game->names) {
         memcpy(names, game->names, sizeof *names);
         copy->names = names;
+        names = NULL;
     }
     ttt__unlock(game);
+    if (names)
+        game->alloc.dealloc(game->alloc.user, names);
     copy->owns_memory = 1;
     *out = copy;
     return TTT_OK;
