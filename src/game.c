@@ -259,12 +259,10 @@ static int ply_of(const ttt_game *game)
     return game->board.nn - game->board.empty_count;
 }
 
-/* Takes the lock for a change, once no listener call is in progress.
- * TTT_E_IN_LISTENER, without the lock, if the caller is the thread inside
- * this game's listener. */
-static int lock_for_change(ttt_game *game)
+/* lock_for_change's slow path, entered holding the lock while a listener
+ * call is in progress. */
+static int wait_for_delivery(ttt_game *game)
 {
-    ttt__lock(game);
     while (game->delivering) {
         if (game->delivering == this_thread()) {
             ttt__unlock(game);
@@ -275,6 +273,18 @@ static int lock_for_change(ttt_game *game)
         ttt__lock(game);
     }
     return TTT_OK;
+}
+
+/* Takes the lock for a change, once no listener call is in progress.
+ * TTT_E_IN_LISTENER, without the lock, if the caller is the thread inside
+ * this game's listener. Inline: on the move path it is the lock and one
+ * test. */
+static inline int lock_for_change(ttt_game *game)
+{
+    ttt__lock(game);
+    if (!game->delivering)
+        return TTT_OK;
+    return wait_for_delivery(game);
 }
 
 /* Under the lock, right after a change: the event for the listener, if
