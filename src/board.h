@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "compiler.h"
 #include "random.h"
 #include "ttt.h"
 
@@ -168,16 +169,10 @@ static inline int ttt__board_is_empty(const ttt__board *board, int row,
 static inline void ttt__board_prefetch(const ttt__board *board, int row,
                                        int col)
 {
-#if defined(__GNUC__)
     int n = board->n;
     if (n >= TTT__PREFETCH_SIZE && (unsigned)row < (unsigned)n &&
         (unsigned)col < (unsigned)n)
-        __builtin_prefetch(board->cells + row * n + col, 1);
-#else
-    (void)board;
-    (void)row;
-    (void)col;
-#endif
+        TTT__PREFETCH(board->cells + row * n + col, 1);
 }
 
 /* Makes the empty cell (row, col) the most recent placed cell: swap it to

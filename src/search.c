@@ -1468,12 +1468,7 @@ static tt_entry *tt_bucket(const ttable *tt, uint64_t key)
  * a node's children overlap instead of queueing. A hint only. */
 static void tt_prefetch(const ttable *tt, uint64_t key)
 {
-#if defined(__GNUC__)
-    __builtin_prefetch(tt_bucket(tt, key));
-#else
-    (void)tt;
-    (void)key;
-#endif
+    TTT__PREFETCH(tt_bucket(tt, key), 0);
 }
 
 static const tt_entry *tt_probe(const ttable *tt, uint64_t key)
