@@ -114,4 +114,102 @@ static inline void ttt__lock_init(ttt_game *game)
 #endif
 }
 
+/* ------------------------------------------------------------------------ */
+/* Changes and their events, shared by game.c and playout.c (game.c tells   */
+/* why events go out this way).                                             */
+
+#if TTT_THREADS && defined(_MSC_VER) && !defined(__clang__)
+extern __declspec(thread) char ttt__thread_name;
+#elif TTT_THREADS
+extern _Thread_local char ttt__thread_name;
+#else
+extern const char ttt__thread_name;
+#endif
+
+static inline const void *this_thread(void)
+{
+    return &ttt__thread_name;
+}
+
+typedef struct pending_event {
+    ttt_listener listener; /* NULL: nothing to deliver */
+    void *user;
+    ttt_event event;
+} pending_event;
+
+static inline int ply_of(const ttt_game *game)
+{
+    return game->board.nn - game->board.empty_count;
+}
+
+/* Takes the lock for a change, once no listener call is in progress.
+ * TTT_E_IN_LISTENER, without the lock, if the caller is the thread inside
+ * this game's listener. */
+static inline int lock_for_change(ttt_game *game)
+{
+    ttt__lock(game);
+    while (game->delivering) {
+        if (game->delivering == this_thread()) {
+            ttt__unlock(game);
+            return TTT_E_IN_LISTENER;
+        }
+        ttt__unlock(game);
+        ttt__yield();
+        ttt__lock(game);
+    }
+    return TTT_OK;
+}
+
+/* Under the lock, right after a change: the event for the listener, if
+ * there is one, and the game marked as delivering it. */
+static inline void capture(ttt_game *game, pending_event *pending, int kind,
+                    int mark, int row, int col)
+{
+    pending->listener = game->listener;
+    if (!pending->listener)
+        return;
+    pending->user = game->listener_user;
+    pending->event.kind = kind;
+    pending->event.mark = mark;
+    pending->event.row = row;
+    pending->event.col = col;
+    pending->event.ply = ply_of(game);
+    pending->event.state = game->state;
+    game->delivering = this_thread();
+}
+
+/* Calls the captured listener, the caller having let the lock go, then
+ * takes the lock back and lets the next change in. Returns holding it. */
+static inline void deliver_and_lock(ttt_game *game, const pending_event *pending)
+{
+    pending->listener(pending->user, &pending->event);
+    ttt__lock(game);
+    game->delivering = NULL;
+    game->deliveries++;
+}
+
+/* The state after mark completes a line: in misère its player loses. */
+static inline int state_won_by(const ttt_game *game, int mark)
+{
+    int winner = game->misere ? -mark : mark;
+    return winner == TTT_X ? TTT_X_WON : TTT_O_WON;
+}
+
+/* Places mark, already checked legal, and settles the state: a completed
+ * line is judged before a full board. */
+static inline void apply_move(ttt_game *game, int mark, int row, int col)
+{
+    ttt__board *board = &game->board;
+    if (ttt__board_place(board, row, col, mark)) {
+        game->state = state_won_by(game, mark);
+    } else if (board->empty_count == 0 ||
+               (game->early_draw && board->live == 0)) {
+        game->state = TTT_DRAW;
+    }
+}
+
+/* Copies game, which the caller holds locked, into mem (its footprint's
+ * bytes): a game of its own, with a free lock and no listener. */
+ttt_game *ttt__game_copy(void *mem, const ttt_game *game);
+
 #endif /* TTT_INTERNAL_H */

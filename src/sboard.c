@@ -1,6 +1,7 @@
 /* sboard.c - the search board: laying it out, placing and removing marks, the threat questions. */
 #include <string.h>
 
+#include "random.h"
 #include "sboard.h"
 
 static const int dir_row[4] = {0, 1, 1, 1};
