@@ -3,12 +3,6 @@
 
 #include "board.h"
 
-/* The four line directions as (row step, column step): row, column,
- * diagonal (down-right), anti-diagonal (down-left). The order is the one
- * ttt_winning_line documents. */
-static const int dir_row[4] = {0, 1, 1, 1};
-static const int dir_col[4] = {1, 0, 1, -1};
-
 static int uses_line_counters(const ttt__board *board)
 {
     return board->k == board->n;
@@ -114,7 +108,7 @@ static int run_length(const ttt__board *board, int row, int col, int d,
                       int sign, int mark, int limit)
 {
     int n = board->n;
-    int step_row = sign * dir_row[d], step_col = sign * dir_col[d];
+    int step_row = sign * ttt__dir_row[d], step_col = sign * ttt__dir_col[d];
     int count = 0;
     row += step_row;
     col += step_col;
@@ -132,13 +126,13 @@ static int run_length(const ttt__board *board, int row, int col, int d,
 static int room(int n, int row, int col, int d, int sign, int limit)
 {
     int steps = 0;
-    row += sign * dir_row[d];
-    col += sign * dir_col[d];
+    row += sign * ttt__dir_row[d];
+    col += sign * ttt__dir_col[d];
     while (steps < limit && (unsigned)row < (unsigned)n &&
            (unsigned)col < (unsigned)n) {
         steps++;
-        row += sign * dir_row[d];
-        col += sign * dir_col[d];
+        row += sign * ttt__dir_row[d];
+        col += sign * ttt__dir_col[d];
     }
     return steps;
 }
@@ -157,7 +151,7 @@ static int32_t windows_killed_by(const ttt__board *board, int row, int col,
         int ahead = room(n, row, col, d, +1, k - 1);
         if (back + ahead + 1 < k)
             continue;
-        int step = dir_row[d] * n + dir_col[d];
+        int step = ttt__dir_row[d] * n + ttt__dir_col[d];
         const int32_t *centre = board->cells + row * n + col;
         int32_t own_code = TTT__CODE(mark), other_code = TTT__CODE(-mark);
         int own = 0, other = 0;
@@ -242,10 +236,10 @@ int ttt__board_line_through(const ttt__board *board, int row, int col,
         int back = run_length(board, row, col, d, -1, mark, n);
         int ahead = run_length(board, row, col, d, +1, mark, n);
         if (back + ahead + 1 >= board->k) {
-            ends[0] = row - back * dir_row[d];
-            ends[1] = col - back * dir_col[d];
-            ends[2] = row + ahead * dir_row[d];
-            ends[3] = col + ahead * dir_col[d];
+            ends[0] = row - back * ttt__dir_row[d];
+            ends[1] = col - back * ttt__dir_col[d];
+            ends[2] = row + ahead * ttt__dir_row[d];
+            ends[3] = col + ahead * ttt__dir_col[d];
             return 1;
         }
     }

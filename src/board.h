@@ -101,6 +101,13 @@ static inline int32_t ttt__board_move_at(const ttt__board *board, int32_t ply)
     return board->order[board->nn - 1 - ply];
 }
 
+/* The four line directions as (row step, column step): row, column,
+ * diagonal (down-right), anti-diagonal (down-left). The order is the one
+ * ttt_winning_line documents; the search board walks its windows in it
+ * too. */
+static const int ttt__dir_row[4] = {0, 1, 1, 1};
+static const int ttt__dir_col[4] = {1, 0, 1, -1};
+
 /* The move path is inline: every move of every game goes through it, and for
  * K = N it is a swap in order[] plus at most four counter updates. */
 

@@ -70,6 +70,37 @@ static inline int ttt__mover_at(int32_t ply)
     return (ply & 1) ? TTT_O : TTT_X;
 }
 
+/* The state after a line of mark was completed: in misère its player
+ * loses. */
+static inline int ttt__won_state(int misere, int mark)
+{
+    int winner = misere ? -mark : mark;
+    return winner == TTT_X ? TTT_X_WON : TTT_O_WON;
+}
+
+/* Whether a position no line was completed in is drawn: a full board, or
+ * under the early-draw rule no live line (or window) left. The live count
+ * comes by address because it is read only under that rule: the move path
+ * then loads nothing more than the empty count. */
+static inline int ttt__drawn(int early_draw, int32_t empty, const int32_t *live)
+{
+    return empty == 0 || (early_draw && *live == 0);
+}
+
+/* The state after mark was placed, leaving empty cells and live lines (or
+ * windows) free of one of the marks; completed says whether it completed a
+ * line. The one statement of the rules' order, for the game and the engine
+ * alike: a completed line is judged before a full board, and under the
+ * early-draw rule a position with no live line left is a draw. */
+static inline int ttt__state_after(int completed, int mark, int misere,
+                                   int early_draw, int32_t empty,
+                                   const int32_t *live)
+{
+    if (completed)
+        return ttt__won_state(misere, mark);
+    return ttt__drawn(early_draw, empty, live) ? TTT_DRAW : TTT_IN_PROGRESS;
+}
+
 /* The per-game lock. A spin lock because every critical section but save,
  * load and clone is a handful of instructions, and because it costs one byte
  * where a mutex would double a 3x3 game's footprint. Waiters yield the CPU.
@@ -191,21 +222,20 @@ static inline void deliver_and_lock(ttt_game *game, const pending_event *pending
 /* The state after mark completes a line: in misère its player loses. */
 static inline int state_won_by(const ttt_game *game, int mark)
 {
-    int winner = game->misere ? -mark : mark;
-    return winner == TTT_X ? TTT_X_WON : TTT_O_WON;
+    return ttt__won_state(game->misere, mark);
 }
 
-/* Places mark, already checked legal, and settles the state: a completed
- * line is judged before a full board. */
+/* Places mark, already checked legal, and settles the state as
+ * ttt__state_after does (keep the two alike), written out because calling
+ * it costs the move path an instruction: the common case, the game going
+ * on, then stores nothing and loads only the empty count. */
 static inline void apply_move(ttt_game *game, int mark, int row, int col)
 {
     ttt__board *board = &game->board;
-    if (ttt__board_place(board, row, col, mark)) {
-        game->state = state_won_by(game, mark);
-    } else if (board->empty_count == 0 ||
-               (game->early_draw && board->live == 0)) {
+    if (ttt__board_place(board, row, col, mark))
+        game->state = ttt__won_state(game->misere, mark);
+    else if (board->empty_count == 0 || (game->early_draw && board->live == 0))
         game->state = TTT_DRAW;
-    }
 }
 
 /* Copies game, which the caller holds locked, into mem (its footprint's

@@ -236,14 +236,9 @@ static int canonical_child(perft_run *run, int32_t side, int32_t cell)
 /* The state after mark was placed on the board, as the game judges it. */
 static int state_after(const perft_run *run, int completed, int mark)
 {
-    if (completed) {
-        int winner = run->snap.misere ? -mark : mark;
-        return winner == TTT_X ? TTT_X_WON : TTT_O_WON;
-    }
-    if (run->board.empty_count == 0 ||
-        (run->snap.early_draw && run->board.live == 0))
-        return TTT_DRAW;
-    return TTT_IN_PROGRESS;
+    return ttt__state_after(completed, mark, run->snap.misere,
+                            run->snap.early_draw, run->board.empty_count,
+                            &run->board.live);
 }
 
 /* Position mode packs a state and an orbit size into a nonzero value. */

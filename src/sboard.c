@@ -4,9 +4,6 @@
 #include "random.h"
 #include "sboard.h"
 
-static const int dir_row[4] = {0, 1, 1, 1};
-static const int dir_col[4] = {1, 0, 1, -1};
-
 /* What one window adds to each of its cells' sums. */
 typedef struct window_share {
     int32_t live;
@@ -190,8 +187,8 @@ static window_run compute_windows_through(const sboard *b, int32_t cell, int d)
     run.offset = back;
     run.count = back - (k - 1 - ahead) + 1;
     run.start = cell - back * b->cell_step[d];
-    run.w = run.count > 0 ? window_index(b, d, row - back * dir_row[d],
-                                         col - back * dir_col[d])
+    run.w = run.count > 0 ? window_index(b, d, row - back * ttt__dir_row[d],
+                                         col - back * ttt__dir_col[d])
                           : 0;
     return run;
 }
@@ -307,7 +304,7 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     b->window_step[2] = span + 1;
     b->window_step[3] = span - 1;
     for (int d = 0; d < 4; d++)
-        b->cell_step[d] = dir_row[d] * n + dir_col[d];
+        b->cell_step[d] = ttt__dir_row[d] * n + ttt__dir_col[d];
     b->empty = nn;
     b->live = 0;
     b->completed = 0;

@@ -178,18 +178,12 @@ static inline int can_complete(const sboard *b, int p)
     return 0;
 }
 
-/* The state of the game after a mark of p completed windows (completed > 0),
- * filled the board or, under the early-draw rule, killed the last live
- * window; TTT_IN_PROGRESS otherwise. */
+/* The state of the game after a mark of player p (0 for X, 1 for O), as the
+ * game judges it (ttt__state_after): its windows are the game's lines. */
 static inline int sboard_state(const sboard *b, int p)
 {
-    if (b->completed > 0) {
-        int winner = b->misere ? 1 - p : p;
-        return winner == 0 ? TTT_X_WON : TTT_O_WON;
-    }
-    if (b->empty == 0 || (b->early_draw && b->live == 0))
-        return TTT_DRAW;
-    return TTT_IN_PROGRESS;
+    return ttt__state_after(b->completed > 0, p ? TTT_O : TTT_X, b->misere,
+                            b->early_draw, b->empty, &b->live);
 }
 
 #endif /* TTT_SBOARD_H */
