@@ -101,9 +101,12 @@ static inline int ttt__state_after(int completed, int mark, int misere,
     return ttt__drawn(early_draw, empty, live) ? TTT_DRAW : TTT_IN_PROGRESS;
 }
 
-/* The per-game lock. A spin lock because every critical section but save,
- * load and clone is a handful of instructions, and because it costs one byte
- * where a mutex would double a 3x3 game's footprint. Waiters yield the CPU.
+/* The per-game lock. A spin lock because a move, an undo and every small
+ * read hold it for a handful of instructions, and because it costs one byte
+ * where a mutex would double a 3x3 game's footprint. Some holds are longer:
+ * save, clone, ttt_board, ttt_legal_moves and the engine's snapshot copy the
+ * board (O(N * N)), and a playout holds it for a whole game; waiters yield
+ * the CPU meanwhile rather than spin on it.
  * Reading functions take it too, through a const pointer: the lock is the
  * one field that may change under a const game. */
 static inline void ttt__lock(const ttt_game *game)

@@ -338,8 +338,8 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
         return 0;
     }
     /* ttt__board_place for K = N, with the arrays and the empty count in
-     * locals: the stores below cannot then force them to be reloaded
-     * (20-25% faster random games on 5x5 to 19x19 than calling it). */
+     * locals: the stores below cannot then force them to be reloaded, which
+     * calling it would do once a move. */
     int n = board->n;
     int32_t *order = board->order, *cells = board->cells;
     ttt__line *rows = board->lines, *cols = board->lines + n;
