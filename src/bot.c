@@ -121,6 +121,15 @@ static int32_t bot_candidates(bot *s, int me)
     return count;
 }
 
+/* The score for player me (0 for X, 1 for O) of a game that just ended in
+ * state: 0 for a draw, win for a win, -win for a loss. */
+static int64_t ended_score(int state, int me, int64_t win)
+{
+    if (state == TTT_DRAW)
+        return 0;
+    return (state == TTT_X_WON) == (me == 0) ? win : -win;
+}
+
 static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
                         int ply)
 {
@@ -174,10 +183,8 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         ttt__sboard_place(b, cell, me);
         int64_t v;
         int state = sboard_state(b, me);
-        if (state == TTT_DRAW)
-            v = 0;
-        else if (state != TTT_IN_PROGRESS)
-            v = (state == TTT_X_WON) == (me == 0) ? BOT_WIN - ply - 1 : -(BOT_WIN - ply - 1);
+        if (state != TTT_IN_PROGRESS)
+            v = ended_score(state, me, BOT_WIN - ply - 1);
         else
             v = -bot_node(s, forced >= 0 ? depth : depth - 1, -beta, -alpha, ply + 1);
         ttt__sboard_remove(b, cell);
@@ -251,10 +258,8 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
                     ttt__sboard_place(b, cell, me);
                     int64_t v;
                     int state = sboard_state(b, me);
-                    if (state == TTT_DRAW)
-                        v = 0;
-                    else if (state != TTT_IN_PROGRESS)
-                        v = (state == TTT_X_WON) == (me == 0) ? BOT_WIN : -BOT_WIN;
+                    if (state != TTT_IN_PROGRESS)
+                        v = ended_score(state, me, BOT_WIN);
                     else
                         v = -bot_node(&s, depth - 1, -BOT_INF, -alpha, 1);
                     ttt__sboard_remove(b, cell);
