@@ -127,7 +127,7 @@ static int64_t ended_score(int state, int me, int64_t win)
 {
     if (state == TTT_DRAW)
         return 0;
-    return (state == TTT_X_WON) == (me == 0) ? win : -win;
+    return state == ttt__won_state(0, ttt__mark_of(me)) ? win : -win;
 }
 
 static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
@@ -325,8 +325,8 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
         return TTT_E_NOMEM;
 
     /* Work on a copy of the seed: a failed call leaves it as it was. */
-    uint64_t state = seed ? *seed : 0;
-    uint64_t *rng = seed ? &state : NULL;
+    uint64_t seed_copy = seed ? *seed : 0;
+    uint64_t *rng = seed ? &seed_copy : NULL;
     int status;
     int32_t cell = -1;
     ttt_solution found;
@@ -354,7 +354,7 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
     if (status != TTT_OK)
         return status;
     if (seed)
-        *seed = state;
+        *seed = seed_copy;
     *row = cell / n;
     *col = cell % n;
     return TTT_OK;

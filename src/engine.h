@@ -17,6 +17,25 @@
  */
 
 /* ------------------------------------------------------------------------ */
+/* Whose move                                                                */
+
+/*
+ * The engine names a player by an index p: 0 for X, 1 for O, the index of
+ * every per-player array, and the player to move is the ply's parity
+ * (sboard_mover). The game's marks (TTT_X, TTT_O) appear only where the
+ * engine reads a snapshot or hands back a state, through these two.
+ */
+static inline int ttt__player_of(int mark)
+{
+    return mark == TTT_X ? 0 : 1;
+}
+
+static inline int ttt__mark_of(int p)
+{
+    return p == 0 ? TTT_X : TTT_O;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Memory                                                                    */
 
 static inline void *engine_alloc(const ttt_game *game, size_t bytes)

@@ -190,7 +190,7 @@ static void decode_board(perft_run *run, const uint64_t *key)
         int32_t cell = bit < nn ? bit : bit - nn;
         int32_t side = bit < nn ? 0 : nn;
         ttt__board_place(&run->board, cell / n, cell % n,
-                         bit < nn ? TTT_X : TTT_O);
+                         ttt__mark_of(bit >= nn));
         for (int s = 0; s < 8; s++) {
             int32_t image = side + run->sym[s * nn + cell];
             run->images[(size_t)s * words + (size_t)(image >> 6)] |=
@@ -266,7 +266,7 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
     for (int32_t cell = 0; cell < nn; cell++) {
         int mark = run->snap.cells[cell];
         if (mark != TTT_EMPTY) {
-            int32_t bit = mark == TTT_X ? cell : nn + cell;
+            int32_t bit = ttt__player_of(mark) * nn + cell;
             run->child[bit >> 6] |= UINT64_C(1) << (bit & 63);
         }
     }
@@ -276,7 +276,7 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
 
     for (int ply = 0; status == TTT_OK && ply <= depth; ply++) {
         int mark = ttt__mover_at(run->snap.ply + ply);
-        int32_t side = mark == TTT_X ? 0 : nn;
+        int32_t side = ttt__player_of(mark) * nn;
         next.expected = current.used;
         for (size_t i = 0; status == TTT_OK && i < current.capacity; i++) {
             const uint64_t *key = current.slots + i * stride;

@@ -14,15 +14,15 @@ int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
 {
     if (!game || !seed || !row || !col)
         return TTT_E_INVALID;
-    uint64_t state = *seed;
+    uint64_t rng = *seed;
     ttt__lock(game);
     if (game->state != TTT_IN_PROGRESS) {
         ttt__unlock(game);
         return TTT_E_GAME_OVER;
     }
-    int32_t packed = ttt__board_random_cell(&game->board, &state);
+    int32_t packed = ttt__board_random_cell(&game->board, &rng);
     ttt__unlock(game);
-    *seed = state;
+    *seed = rng;
     *row = TTT__ROW(packed);
     *col = TTT__COL(packed);
     return TTT_OK;

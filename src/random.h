@@ -6,8 +6,8 @@
 
 #include "compiler.h"
 
-/* splitmix64: adds the golden-ratio increment to the state and scrambles
- * the sum. Every 64-bit state is valid, the period is 2^64, and the output
+/* splitmix64: adds the golden-ratio increment to the seed (the generator's
+ * whole memory) and scrambles the sum. Every 64-bit seed is valid, the period is 2^64, and the output
  * passes BigCrush; ttt.h spells it out so bindings can reproduce it. */
 static inline uint64_t ttt__next_random(uint64_t *seed)
 {

@@ -390,13 +390,13 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     }
     for (int32_t cell = 0; cell < nn; cell++) {
         if (snap->cells[cell] != TTT_EMPTY)
-            ttt__sboard_place(b, cell, snap->cells[cell] == TTT_X ? 0 : 1);
+            ttt__sboard_place(b, cell, ttt__player_of(snap->cells[cell]));
     }
 }
 
 void ttt__sboard_place(sboard *b, int32_t cell, int p)
 {
-    b->cells[cell] = (int8_t)(p == 0 ? TTT_X : TTT_O);
+    b->cells[cell] = (int8_t)ttt__mark_of(p);
     b->empty--;
     touch_windows(b, cell, p, +1);
     if (b->use_keys) {
@@ -407,7 +407,7 @@ void ttt__sboard_place(sboard *b, int32_t cell, int p)
 
 void ttt__sboard_remove(sboard *b, int32_t cell)
 {
-    int p = b->cells[cell] == TTT_X ? 0 : 1;
+    int p = ttt__player_of(b->cells[cell]);
     b->cells[cell] = TTT_EMPTY;
     b->empty++;
     touch_windows(b, cell, p, -1);

@@ -182,7 +182,7 @@ static inline int can_complete(const sboard *b, int p)
  * game judges it (ttt__state_after): its windows are the game's lines. */
 static inline int sboard_state(const sboard *b, int p)
 {
-    return ttt__state_after(b->completed > 0, p ? TTT_O : TTT_X, b->misere,
+    return ttt__state_after(b->completed > 0, ttt__mark_of(p), b->misere,
                             b->early_draw, b->empty, &b->live);
 }
 
