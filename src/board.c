@@ -121,22 +121,6 @@ static int run_length(const ttt__board *board, int row, int col, int d,
     return count;
 }
 
-/* Steps from (row, col) in direction d (sign +1 or -1) that stay on the
- * board, capped at limit. */
-static int room(int n, int row, int col, int d, int sign, int limit)
-{
-    int steps = 0;
-    row += sign * ttt__dir_row[d];
-    col += sign * ttt__dir_col[d];
-    while (steps < limit && (unsigned)row < (unsigned)n &&
-           (unsigned)col < (unsigned)n) {
-        steps++;
-        row += sign * ttt__dir_row[d];
-        col += sign * ttt__dir_col[d];
-    }
-    return steps;
-}
-
 /* The K-windows through the empty cell (row, col) that hold the opposite of
  * mark and no mark: exactly the windows that putting mark there turns from
  * one-sided to dead. O(K) per direction with a sliding window. Only boards
@@ -147,8 +131,8 @@ static int32_t windows_killed_by(const ttt__board *board, int row, int col,
     int n = board->n, k = board->k;
     int32_t killed = 0;
     for (int d = 0; d < 4; d++) {
-        int back = room(n, row, col, d, -1, k - 1);
-        int ahead = room(n, row, col, d, +1, k - 1);
+        int back = ttt__room(n, row, col, d, -1, k - 1);
+        int ahead = ttt__room(n, row, col, d, +1, k - 1);
         if (back + ahead + 1 < k)
             continue;
         int step = ttt__dir_row[d] * n + ttt__dir_col[d];

@@ -108,6 +108,27 @@ static inline int32_t ttt__board_move_at(const ttt__board *board, int32_t ply)
 static const int ttt__dir_row[4] = {0, 1, 1, 1};
 static const int ttt__dir_col[4] = {1, 0, 1, -1};
 
+/* Steps from (row, col) in direction d, forward (sign +1) or back (-1),
+ * that stay on an n x n board, capped at limit. With limit K - 1, back +
+ * ahead + 2 - K is the number of K-windows through the cell along d (none
+ * when it is not positive): the count the board and the search board both
+ * take from here. */
+static inline int ttt__room(int n, int row, int col, int d, int sign,
+                            int limit)
+{
+    int up = row, down = n - 1 - row, left = col, right = n - 1 - col;
+    int to_edge;
+    switch (d) {
+    case 0: to_edge = sign > 0 ? right : left; break;
+    case 1: to_edge = sign > 0 ? down : up; break;
+    case 2: to_edge = sign > 0 ? (down < right ? down : right)
+                               : (up < left ? up : left); break;
+    default: to_edge = sign > 0 ? (down < left ? down : left)
+                                : (up < right ? up : right); break;
+    }
+    return to_edge < limit ? to_edge : limit;
+}
+
 /* The move path is inline: every move of every game goes through it, and for
  * K = N it is a swap in order[] plus at most four counter updates. */
 

@@ -12,15 +12,12 @@ typedef struct window_share {
     int64_t weight[2];
 } window_share;
 
-static window_share share_of(const sboard *b, const int count[2])
+/* What an empty window adds to each of its cells' sums, the only window
+ * the board is laid out with: live, open for both players with no mark
+ * (weight[0] each), touched by nothing and building nothing (K >= 3). */
+static window_share empty_window_share(const sboard *b)
 {
-    window_share share;
-    share.live = count[0] == 0 || count[1] == 0;
-    share.touched = count[0] + count[1] > 0;
-    for (int p = 0; p < 2; p++) {
-        share.weight[p] = count[1 - p] == 0 ? b->weight[count[p]] : 0;
-        share.building[p] = count[1 - p] == 0 && count[p] == b->k - 2;
-    }
+    window_share share = {1, 0, {0, 0}, {b->weight[0], b->weight[0]}};
     return share;
 }
 
@@ -172,15 +169,8 @@ static window_run compute_windows_through(const sboard *b, int32_t cell, int d)
 {
     int32_t n = b->n, k = b->k;
     int32_t row = cell / n, col = cell % n;
-    int32_t back, ahead;
-    switch (d) {
-    case 0: back = col; ahead = n - 1 - col; break;
-    case 1: back = row; ahead = n - 1 - row; break;
-    case 2: back = min32(row, col); ahead = min32(n - 1 - row, n - 1 - col); break;
-    default: back = min32(row, n - 1 - col); ahead = min32(n - 1 - row, col); break;
-    }
-    back = min32(back, k - 1);
-    ahead = min32(ahead, k - 1);
+    int32_t back = ttt__room(n, row, col, d, -1, k - 1);
+    int32_t ahead = ttt__room(n, row, col, d, +1, k - 1);
     /* The cell sits at offset j of the window starting j steps back, for
      * k - 1 - ahead <= j <= back. */
     window_run run;
@@ -328,8 +318,7 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     b->touched_count = 0;
 
     /* Every window starts empty and live. */
-    const int none[2] = {0, 0};
-    window_share share = share_of(b, none);
+    window_share share = empty_window_share(b);
     for (int d = 0; d < 4; d++) {
         int32_t rows = d == 0 ? n : span;
         int32_t col_lo = d == 3 ? k - 1 : 0;
