@@ -163,6 +163,7 @@ static inline void ttt__board_prefetch(const ttt__board *board, int row,
  * new slot; the caller writes the cell's entry. */
 static inline int32_t ttt__board_take(ttt__board *board, int row, int col)
 {
+    TTT_ASSERT(ttt__board_is_empty(board, row, col));
     int n = board->n;
     int32_t top = board->empty_count - 1;
     int32_t slot = TTT__SLOT(board->cells[row * n + col]);
@@ -212,6 +213,7 @@ static inline int ttt__board_place(ttt__board *board, int row, int col,
  * cache miss saved. The board must not be empty. */
 static inline int32_t ttt__board_lift(ttt__board *board, int mark)
 {
+    TTT_ASSERT(board->empty_count < board->nn);
     int n = board->n;
     int32_t packed = board->order[board->empty_count];
     int row = TTT__ROW(packed), col = TTT__COL(packed);

@@ -1,4 +1,4 @@
-/* compiler.h - the library's compiler shims (branch hints, noinline, prefetch, register barrier), each written once, with a plain C11 fallback. */
+/* compiler.h - the library's compiler shims (branch hints, noinline, prefetch, register barrier), each written once with a plain C11 fallback, and the debug-build check TTT_ASSERT. */
 #ifndef TTT_COMPILER_H
 #define TTT_COMPILER_H
 
@@ -20,6 +20,16 @@
 #define TTT__OUT_OF_LINE
 #define TTT__PREFETCH(addr, rw) ((void)(addr), (void)(rw))
 #define TTT__OPAQUE(v) ((void)0)
+#endif
+
+/* TTT_ASSERT states a precondition one of the library's own functions
+ * relies on, checked in debug builds and compiled to nothing with NDEBUG
+ * (meson's release builds). Never for caller input: that gets a status. */
+#ifdef NDEBUG
+#define TTT_ASSERT(cond) ((void)0)
+#else
+#include <assert.h>
+#define TTT_ASSERT(cond) assert(cond)
 #endif
 
 #endif /* TTT_COMPILER_H */

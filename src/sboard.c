@@ -385,6 +385,7 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
 
 void ttt__sboard_place(sboard *b, int32_t cell, int p)
 {
+    TTT_ASSERT(b->cells[cell] == TTT_EMPTY);
     b->cells[cell] = (int8_t)ttt__mark_of(p);
     b->empty--;
     touch_windows(b, cell, p, +1);
@@ -396,6 +397,7 @@ void ttt__sboard_place(sboard *b, int32_t cell, int p)
 
 void ttt__sboard_remove(sboard *b, int32_t cell)
 {
+    TTT_ASSERT(b->cells[cell] != TTT_EMPTY);
     int p = ttt__player_of(b->cells[cell]);
     b->cells[cell] = TTT_EMPTY;
     b->empty++;
@@ -474,6 +476,7 @@ int ttt__can_double(const sboard *b, int p)
 
 int32_t ttt__some_threat_cell(const sboard *b, int p)
 {
+    TTT_ASSERT(b->threat_cells[p] > 0);
     if (b->threat_cells[p] == 1)
         return (int32_t)b->threat_sum[p];
     /* A completion cell shares a window with marks: on large boards look

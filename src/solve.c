@@ -96,6 +96,7 @@ static void solver_finish(solver *s, search_memory *memory)
 static int solve_position(solver *s, int all_moves, solve_result *r)
 {
     sboard *b = &s->b;
+    TTT_ASSERT(b->completed == 0 && b->empty > 0);
     int32_t move = -1;
     r->value_min = -1;
     r->value_max = 1;
