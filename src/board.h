@@ -180,6 +180,24 @@ static inline int32_t ttt__board_take(ttt__board *board, int row, int col)
     return top;
 }
 
+/* Adds mark to the sums of the full lines (K = N) through (row, col) of an
+ * n x n board: its row, its column, and the diagonals it lies on. Returns 1
+ * if one of them is now full of mark. */
+static inline int ttt__lines_add(ttt__line *lines, int n, int row, int col,
+                                 int mark)
+{
+    int full = mark * n;
+    int done = (lines[row].sum = (int16_t)(lines[row].sum + mark)) == full;
+    done |= (lines[n + col].sum = (int16_t)(lines[n + col].sum + mark)) == full;
+    /* The centre of an odd board lies on both diagonals: two ifs. */
+    if (row == col)
+        done |= (lines[2 * n].sum = (int16_t)(lines[2 * n].sum + mark)) == full;
+    if (row + col == n - 1)
+        done |= (lines[2 * n + 1].sum =
+                     (int16_t)(lines[2 * n + 1].sum + mark)) == full;
+    return done;
+}
+
 /* Puts mark on the empty cell (row, col); returns 1 if that completed a line
  * of K. The caller has checked the cell. Without early draw, K = N costs a
  * swap, a store and two to four counter updates, all inline. */
@@ -194,17 +212,7 @@ static inline int ttt__board_place(ttt__board *board, int row, int col,
         return ttt__board_place_slow(board, row, col, mark);
     }
     board->cells[row * n + col] = TTT__ENTRY(slot, mark);
-    ttt__line *lines = board->lines;
-    int full = mark * n;
-    int done = (lines[row].sum = (int16_t)(lines[row].sum + mark)) == full;
-    done |= (lines[n + col].sum = (int16_t)(lines[n + col].sum + mark)) == full;
-    /* The centre of an odd board lies on both diagonals: two ifs. */
-    if (row == col)
-        done |= (lines[2 * n].sum = (int16_t)(lines[2 * n].sum + mark)) == full;
-    if (row + col == n - 1)
-        done |= (lines[2 * n + 1].sum =
-                     (int16_t)(lines[2 * n + 1].sum + mark)) == full;
-    return done;
+    return ttt__lines_add(board->lines, n, row, col, mark);
 }
 
 /* Removes the most recently placed mark, which the caller names (the game

@@ -342,8 +342,7 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
      * calling it would do once a move. */
     int n = board->n;
     int32_t *order = board->order, *cells = board->cells;
-    ttt__line *rows = board->lines, *cols = board->lines + n;
-    ttt__line *diagonal = board->lines + 2 * n, *anti = diagonal + 1;
+    ttt__line *lines = board->lines;
     int32_t empty = board->empty_count;
     int winner = 0;
     while (empty > 0) {
@@ -357,14 +356,7 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
         cells[TTT__ROW(moved) * n + TTT__COL(moved)] = TTT__BARE_ENTRY(pick);
         order[top] = packed;
         cells[row * n + col] = TTT__ENTRY(top, mark);
-        int full = mark * n;
-        int done = (rows[row].sum = (int16_t)(rows[row].sum + mark)) == full;
-        done |= (cols[col].sum = (int16_t)(cols[col].sum + mark)) == full;
-        if (row == col)
-            done |= (diagonal->sum = (int16_t)(diagonal->sum + mark)) == full;
-        if (row + col == n - 1)
-            done |= (anti->sum = (int16_t)(anti->sum + mark)) == full;
-        if (done) {
+        if (ttt__lines_add(lines, n, row, col, mark)) {
             winner = mark;
             break;
         }
