@@ -218,6 +218,23 @@ _Thread_local char ttt__thread_name;
 const char ttt__thread_name = 0;
 #endif
 
+/* lock_for_change's slow path (internal.h), entered holding the lock while
+ * a listener call is in progress; out of line, so the move path inlines
+ * only the lock and one test. */
+int ttt__wait_for_delivery(ttt_game *game)
+{
+    while (game->delivering) {
+        if (game->delivering == this_thread()) {
+            ttt__unlock(game);
+            return TTT_E_IN_LISTENER;
+        }
+        ttt__unlock(game);
+        ttt__yield();
+        ttt__lock(game);
+    }
+    return TTT_OK;
+}
+
 /* Delivers the event captured, if any, after the lock was let go. */
 static void deliver(ttt_game *game, const pending_event *pending)
 {

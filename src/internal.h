@@ -176,22 +176,18 @@ static inline int ply_of(const ttt_game *game)
     return game->board.nn - game->board.empty_count;
 }
 
+int ttt__wait_for_delivery(ttt_game *game);
+
 /* Takes the lock for a change, once no listener call is in progress.
  * TTT_E_IN_LISTENER, without the lock, if the caller is the thread inside
- * this game's listener. */
+ * this game's listener. Inline: on the move path it is the lock and one
+ * test. */
 static inline int lock_for_change(ttt_game *game)
 {
     ttt__lock(game);
-    while (game->delivering) {
-        if (game->delivering == this_thread()) {
-            ttt__unlock(game);
-            return TTT_E_IN_LISTENER;
-        }
-        ttt__unlock(game);
-        ttt__yield();
-        ttt__lock(game);
-    }
-    return TTT_OK;
+    if (!game->delivering)
+        return TTT_OK;
+    return ttt__wait_for_delivery(game);
 }
 
 /* Under the lock, right after a change: the event for the listener, if
