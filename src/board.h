@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "random.h"
+#include "compiler.h"
 #include "ttt.h"
 
 /* One whole line (K = N): X adds +1 and O adds -1 to sum; a line is complete
@@ -93,41 +93,6 @@ void ttt__board_lift_slow(ttt__board *board, int row, int col, int mark);
 int ttt__board_line_through(const ttt__board *board, int row, int col,
                             int mark, int ends[4]);
 
-/* Places marks alternately, starting with mark, on uniformly random empty
- * cells (ttt__random_below over order[], as ttt_random_move draws) until one
- * completes a line or the board is full. Returns the mark that completed a
- * line, or 0. The random playout's inner loop, kept on the board so that
- * board state stays in registers. */
-int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark);
-
-/*
- * A 3x3 or 4x4 board with K = N and no early draw, packed into registers for
- * random games. Cells are 4-bit entries row * 4 + col; 16 of them fill a
- * uint64_t, hence 4x4. The empty region of order[] is kept upside down, so
- * that its top entry, the one a move swaps out, is always the lowest 4 bits:
- * order[i] for i < empty_count is entry empty_count - 1 - i of empty_cells.
- * Each side's line counts are 6-bit lanes, one per line of lines[].
- */
-#define TTT__SMALL_MAX 4
-typedef struct ttt__small_board {
-    uint64_t empty_cells;
-    uint64_t placed;      /* cells placed since loading, the latest lowest */
-    uint64_t to_move;     /* lanes of the side to move */
-    uint64_t other;       /* lanes of the side that moved last */
-    int32_t empty_count;
-    int32_t n;
-} ttt__small_board;
-
-/* Packs board, whose side to move plays mark, into small; returns 0 (and
- * leaves small alone) if the board is too large or K < N or early draw is on. */
-int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small);
-/* Plays games random games on copies of small (as ttt__board_random_fill
- * would: the same draws on the same permutation), the seed carrying from one
- * to the next, and counts how they ended: by_result[2] those the side to
- * move completed a line in, by_result[0] the other side, by_result[1] full
- * boards. */
-void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
-                             uint64_t games, uint64_t by_result[3]);
 
 /* The cell placed at ply (from 0, below the number placed), packed: the
  * history runs from the first move at order[nn - 1] downwards. */
@@ -136,13 +101,32 @@ static inline int32_t ttt__board_move_at(const ttt__board *board, int32_t ply)
     return board->order[board->nn - 1 - ply];
 }
 
-/* A uniformly random empty cell of a board with one, packed: the draw the
- * header documents (ttt__random_below) as an index into order[]'s empty
- * region. */
-static inline int32_t ttt__board_random_cell(const ttt__board *board,
-                                             uint64_t *seed)
+/* The four line directions as (row step, column step): row, column,
+ * diagonal (down-right), anti-diagonal (down-left). The order is the one
+ * ttt_winning_line documents; the search board walks its windows in it
+ * too. */
+static const int ttt__dir_row[4] = {0, 1, 1, 1};
+static const int ttt__dir_col[4] = {1, 0, 1, -1};
+
+/* Steps from (row, col) in direction d, forward (sign +1) or back (-1),
+ * that stay on an n x n board, capped at limit. With limit K - 1, back +
+ * ahead + 2 - K is the number of K-windows through the cell along d (none
+ * when it is not positive): the count the board and the search board both
+ * take from here. */
+static inline int ttt__room(int n, int row, int col, int d, int sign,
+                            int limit)
 {
-    return board->order[ttt__random_below(seed, (uint32_t)board->empty_count)];
+    int up = row, down = n - 1 - row, left = col, right = n - 1 - col;
+    int to_edge;
+    switch (d) {
+    case 0: to_edge = sign > 0 ? right : left; break;
+    case 1: to_edge = sign > 0 ? down : up; break;
+    case 2: to_edge = sign > 0 ? (down < right ? down : right)
+                               : (up < left ? up : left); break;
+    default: to_edge = sign > 0 ? (down < left ? down : left)
+                                : (up < right ? up : right); break;
+    }
+    return to_edge < limit ? to_edge : limit;
 }
 
 /* The move path is inline: every move of every game goes through it, and for
@@ -168,16 +152,10 @@ static inline int ttt__board_is_empty(const ttt__board *board, int row,
 static inline void ttt__board_prefetch(const ttt__board *board, int row,
                                        int col)
 {
-#if defined(__GNUC__)
     int n = board->n;
     if (n >= TTT__PREFETCH_SIZE && (unsigned)row < (unsigned)n &&
         (unsigned)col < (unsigned)n)
-        __builtin_prefetch(board->cells + row * n + col, 1);
-#else
-    (void)board;
-    (void)row;
-    (void)col;
-#endif
+        TTT__PREFETCH(board->cells + row * n + col, 1);
 }
 
 /* Makes the empty cell (row, col) the most recent placed cell: swap it to
@@ -185,6 +163,7 @@ static inline void ttt__board_prefetch(const ttt__board *board, int row,
  * new slot; the caller writes the cell's entry. */
 static inline int32_t ttt__board_take(ttt__board *board, int row, int col)
 {
+    TTT_ASSERT(ttt__board_is_empty(board, row, col));
     int n = board->n;
     int32_t top = board->empty_count - 1;
     int32_t slot = TTT__SLOT(board->cells[row * n + col]);
@@ -201,6 +180,24 @@ static inline int32_t ttt__board_take(ttt__board *board, int row, int col)
     return top;
 }
 
+/* Adds mark to the sums of the full lines (K = N) through (row, col) of an
+ * n x n board: its row, its column, and the diagonals it lies on. Returns 1
+ * if one of them is now full of mark. */
+static inline int ttt__lines_add(ttt__line *lines, int n, int row, int col,
+                                 int mark)
+{
+    int full = mark * n;
+    int done = (lines[row].sum = (int16_t)(lines[row].sum + mark)) == full;
+    done |= (lines[n + col].sum = (int16_t)(lines[n + col].sum + mark)) == full;
+    /* The centre of an odd board lies on both diagonals: two ifs. */
+    if (row == col)
+        done |= (lines[2 * n].sum = (int16_t)(lines[2 * n].sum + mark)) == full;
+    if (row + col == n - 1)
+        done |= (lines[2 * n + 1].sum =
+                     (int16_t)(lines[2 * n + 1].sum + mark)) == full;
+    return done;
+}
+
 /* Puts mark on the empty cell (row, col); returns 1 if that completed a line
  * of K. The caller has checked the cell. Without early draw, K = N costs a
  * swap, a store and two to four counter updates, all inline. */
@@ -215,17 +212,7 @@ static inline int ttt__board_place(ttt__board *board, int row, int col,
         return ttt__board_place_slow(board, row, col, mark);
     }
     board->cells[row * n + col] = TTT__ENTRY(slot, mark);
-    ttt__line *lines = board->lines;
-    int full = mark * n;
-    int done = (lines[row].sum = (int16_t)(lines[row].sum + mark)) == full;
-    done |= (lines[n + col].sum = (int16_t)(lines[n + col].sum + mark)) == full;
-    /* The centre of an odd board lies on both diagonals: two ifs. */
-    if (row == col)
-        done |= (lines[2 * n].sum = (int16_t)(lines[2 * n].sum + mark)) == full;
-    if (row + col == n - 1)
-        done |= (lines[2 * n + 1].sum =
-                     (int16_t)(lines[2 * n + 1].sum + mark)) == full;
-    return done;
+    return ttt__lines_add(board->lines, n, row, col, mark);
 }
 
 /* Removes the most recently placed mark, which the caller names (the game
@@ -234,6 +221,7 @@ static inline int ttt__board_place(ttt__board *board, int row, int col,
  * cache miss saved. The board must not be empty. */
 static inline int32_t ttt__board_lift(ttt__board *board, int mark)
 {
+    TTT_ASSERT(board->empty_count < board->nn);
     int n = board->n;
     int32_t packed = board->order[board->empty_count];
     int row = TTT__ROW(packed), col = TTT__COL(packed);

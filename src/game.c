@@ -4,7 +4,6 @@
 #include <string.h>
 
 #include "internal.h"
-#include "random.h"
 
 int ttt_version(void)
 {
@@ -178,6 +177,11 @@ static ttt_game *copy_game(void *mem, const ttt_game *game)
     return copy;
 }
 
+ttt_game *ttt__game_copy(void *mem, const ttt_game *game)
+{
+    return copy_game(mem, game);
+}
+
 int ttt_game_clone(const ttt_game *game, ttt_game **out)
 {
     if (!game || !out)
@@ -236,32 +240,17 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
  * so one name serves every thread.
  */
 #if TTT_THREADS && defined(_MSC_VER) && !defined(__clang__)
-static __declspec(thread) char thread_name;
+__declspec(thread) char ttt__thread_name;
 #elif TTT_THREADS
-static _Thread_local char thread_name;
+_Thread_local char ttt__thread_name;
 #else
-static const char thread_name;
+const char ttt__thread_name = 0;
 #endif
 
-static const void *this_thread(void)
-{
-    return &thread_name;
-}
-
-typedef struct pending_event {
-    ttt_listener listener; /* NULL: nothing to deliver */
-    void *user;
-    ttt_event event;
-} pending_event;
-
-static int ply_of(const ttt_game *game)
-{
-    return game->board.nn - game->board.empty_count;
-}
-
-/* lock_for_change's slow path, entered holding the lock while a listener
- * call is in progress. */
-static int wait_for_delivery(ttt_game *game)
+/* lock_for_change's slow path (internal.h), entered holding the lock while
+ * a listener call is in progress; out of line, so the move path inlines
+ * only the lock and one test. */
+int ttt__wait_for_delivery(ttt_game *game)
 {
     while (game->delivering) {
         if (game->delivering == this_thread()) {
@@ -273,46 +262,6 @@ static int wait_for_delivery(ttt_game *game)
         ttt__lock(game);
     }
     return TTT_OK;
-}
-
-/* Takes the lock for a change, once no listener call is in progress.
- * TTT_E_IN_LISTENER, without the lock, if the caller is the thread inside
- * this game's listener. Inline: on the move path it is the lock and one
- * test. */
-static inline int lock_for_change(ttt_game *game)
-{
-    ttt__lock(game);
-    if (!game->delivering)
-        return TTT_OK;
-    return wait_for_delivery(game);
-}
-
-/* Under the lock, right after a change: the event for the listener, if
- * there is one, and the game marked as delivering it. */
-static void capture(ttt_game *game, pending_event *pending, int kind,
-                    int mark, int row, int col)
-{
-    pending->listener = game->listener;
-    if (!pending->listener)
-        return;
-    pending->user = game->listener_user;
-    pending->event.kind = kind;
-    pending->event.mark = mark;
-    pending->event.row = row;
-    pending->event.col = col;
-    pending->event.ply = ply_of(game);
-    pending->event.state = game->state;
-    game->delivering = this_thread();
-}
-
-/* Calls the captured listener, the caller having let the lock go, then
- * takes the lock back and lets the next change in. Returns holding it. */
-static void deliver_and_lock(ttt_game *game, const pending_event *pending)
-{
-    pending->listener(pending->user, &pending->event);
-    ttt__lock(game);
-    game->delivering = NULL;
-    game->deliveries++;
 }
 
 /* Delivers the event captured, if any, after the lock was let go. */
@@ -417,28 +366,6 @@ int ttt_game_get_rule(const ttt_game *game, int rule, int *value)
 
 /* ------------------------------------------------------------------------ */
 /* Playing                                                                   */
-
-/* The state after mark completes a line: in misère its player loses. */
-static int state_won_by(const ttt_game *game, int mark)
-{
-    int winner = game->misere ? -mark : mark;
-    return winner == TTT_X ? TTT_X_WON : TTT_O_WON;
-}
-
-/* Places mark, already checked legal, and settles the state: a completed
- * line is judged before a full board. limit_empty is 0 without a ply
- * limit, so the one compare is the full-board test then, and also the
- * limit's with one. */
-static inline void apply_move(ttt_game *game, int mark, int row, int col)
-{
-    ttt__board *board = &game->board;
-    if (ttt__board_place(board, row, col, mark)) {
-        game->state = state_won_by(game, mark);
-    } else if (board->empty_count <= game->limit_empty ||
-               (game->early_draw && board->live == 0)) {
-        game->state = TTT_DRAW;
-    }
-}
 
 /* ttt_play's checks and move, under the lock. */
 static inline int play_locked(ttt_game *game, int mark, int row, int col,
@@ -731,122 +658,6 @@ int ttt_redo(ttt_game *game)
     capture(game, &pending, TTT_EVENT_REDO, mark, row, col);
     ttt__unlock(game);
     deliver(game, &pending);
-    return TTT_OK;
-}
-
-/* Plays random moves on a game in progress, which the caller holds, until
- * it ends, telling no listener: the moves of ttt_random_move then ttt_play. */
-static void play_out_quietly(ttt_game *game, uint64_t *rng)
-{
-    game->redo_count = 0;
-    if (game->early_draw) {
-        /* The board cannot see an early draw: a move at a time. */
-        do {
-            int32_t packed = ttt__board_random_cell(&game->board, rng);
-            apply_move(game, ttt__mover_at(ply_of(game)), TTT__ROW(packed),
-                       TTT__COL(packed));
-        } while (game->state == TTT_IN_PROGRESS);
-        return;
-    }
-    /* The board runs to a line or a full board by itself. */
-    int completed =
-        ttt__board_random_fill(&game->board, rng, ttt__mover_at(ply_of(game)));
-    game->state = completed ? state_won_by(game, completed) : TTT_DRAW;
-}
-
-int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
-{
-    if (!game || !seed)
-        return TTT_E_INVALID;
-    uint64_t rng = *seed;
-    pending_event pending;
-    int status = lock_for_change(game);
-    if (status != TTT_OK)
-        return status;
-    if (game->state != TTT_IN_PROGRESS) {
-        ttt__unlock(game);
-        return TTT_E_GAME_OVER;
-    }
-    if (!game->listener) {
-        play_out_quietly(game, &rng);
-    } else {
-        /* The lock is let go only while the listener runs, and other
-         * changes wait for it to return, so the game is still this
-         * playout's afterwards. Once the listener is removed, the rest is
-         * played without events (and without letting go of the lock). */
-        game->redo_count = 0;
-        do {
-            int32_t packed = ttt__board_random_cell(&game->board, &rng);
-            int mark = ttt__mover_at(ply_of(game));
-            apply_move(game, mark, TTT__ROW(packed), TTT__COL(packed));
-            capture(game, &pending, TTT_EVENT_PLAY, mark, TTT__ROW(packed),
-                    TTT__COL(packed));
-            if (pending.listener) {
-                ttt__unlock(game);
-                deliver_and_lock(game, &pending);
-            }
-        } while (game->state == TTT_IN_PROGRESS);
-    }
-    int final_state = game->state;
-    ttt__unlock(game);
-    *seed = rng;
-    if (state)
-        *state = final_state;
-    return TTT_OK;
-}
-
-int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
-                        uint64_t results[4])
-{
-    if (!game || !seed || !results)
-        return TTT_E_INVALID;
-    uint64_t rng = *seed;
-    uint64_t counts[4] = {0, 0, 0, 0};
-    ttt__small_board small;
-    ttt__lock(game);
-    if (game->state != TTT_IN_PROGRESS) {
-        ttt__unlock(game);
-        return TTT_E_GAME_OVER;
-    }
-    int mover = ttt__mover_at(ply_of(game));
-    if (ttt__small_load(&game->board, mover, &small)) {
-        /* Up to 4x4 with K = N: every game in registers, no copy at all. */
-        int won_by_mover = state_won_by(game, mover);
-        int won_by_other = state_won_by(game, -mover);
-        ttt__unlock(game);
-        uint64_t by_result[3];
-        ttt__small_random_games(&small, &rng, games, by_result);
-        counts[won_by_mover] += by_result[2];
-        counts[won_by_other] += by_result[0];
-        counts[TTT_DRAW] += by_result[1];
-    } else {
-        /* A copy of the position and a copy to play on, so that the game
-         * is locked only while it is copied. The allocator runs without
-         * the lock, so the game may have ended meanwhile: look again. */
-        ttt__unlock(game);
-        size_t align = _Alignof(max_align_t);
-        size_t bytes = ttt_game_footprint(game->board.n, game->board.k);
-        bytes = (bytes + align - 1) / align * align; /* the second copy's start */
-        char *mem = game->alloc.alloc(game->alloc.user, 2 * bytes);
-        if (!mem)
-            return TTT_E_NOMEM;
-        ttt__lock(game);
-        if (game->state != TTT_IN_PROGRESS) {
-            ttt__unlock(game);
-            game->alloc.dealloc(game->alloc.user, mem);
-            return TTT_E_GAME_OVER;
-        }
-        const ttt_game *start = copy_game(mem, game);
-        ttt__unlock(game);
-        for (uint64_t i = 0; i < games; i++) {
-            ttt_game *work = copy_game(mem + bytes, start);
-            play_out_quietly(work, &rng);
-            counts[work->state]++;
-        }
-        game->alloc.dealloc(game->alloc.user, mem);
-    }
-    memcpy(results, counts, sizeof counts);
-    *seed = rng;
     return TTT_OK;
 }
 

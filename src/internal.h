@@ -112,9 +112,43 @@ static inline int ttt__mover_at(int32_t ply)
     return (ply & 1) ? TTT_O : TTT_X;
 }
 
-/* The per-game lock. A spin lock because every critical section but save,
- * load and clone is a handful of instructions, and because it costs one byte
- * where a mutex would double a 3x3 game's footprint. Waiters yield the CPU.
+/* The state after a line of mark was completed: in misère its player
+ * loses. */
+static inline int ttt__won_state(int misere, int mark)
+{
+    int winner = misere ? -mark : mark;
+    return winner == TTT_X ? TTT_X_WON : TTT_O_WON;
+}
+
+/* Whether a position no line was completed in is drawn: a full board, or
+ * under the early-draw rule no live line (or window) left. The live count
+ * comes by address because it is read only under that rule: the move path
+ * then loads nothing more than the empty count. */
+static inline int ttt__drawn(int early_draw, int32_t empty, const int32_t *live)
+{
+    return empty == 0 || (early_draw && *live == 0);
+}
+
+/* The state after mark was placed, leaving empty cells and live lines (or
+ * windows) free of one of the marks; completed says whether it completed a
+ * line. The one statement of the rules' order, for the game and the engine
+ * alike: a completed line is judged before a full board, and under the
+ * early-draw rule a position with no live line left is a draw. */
+static inline int ttt__state_after(int completed, int mark, int misere,
+                                   int early_draw, int32_t empty,
+                                   const int32_t *live)
+{
+    if (completed)
+        return ttt__won_state(misere, mark);
+    return ttt__drawn(early_draw, empty, live) ? TTT_DRAW : TTT_IN_PROGRESS;
+}
+
+/* The per-game lock. A spin lock because a move, an undo and every small
+ * read hold it for a handful of instructions, and because it costs one byte
+ * where a mutex would double a 3x3 game's footprint. Some holds are longer:
+ * save, clone, ttt_board, ttt_legal_moves and the engine's snapshot copy the
+ * board (O(N * N)), and a playout holds it for a whole game; waiters yield
+ * the CPU meanwhile rather than spin on it.
  * Reading functions take it too, through a const pointer: the lock is the
  * one field that may change under a const game. */
 static inline void ttt__lock(const ttt_game *game)
@@ -155,5 +189,100 @@ static inline void ttt__lock_init(ttt_game *game)
     (void)game;
 #endif
 }
+
+/* ------------------------------------------------------------------------ */
+/* Changes and their events, shared by game.c and playout.c (game.c tells   */
+/* why events go out this way).                                             */
+
+#if TTT_THREADS && defined(_MSC_VER) && !defined(__clang__)
+extern __declspec(thread) char ttt__thread_name;
+#elif TTT_THREADS
+extern _Thread_local char ttt__thread_name;
+#else
+extern const char ttt__thread_name;
+#endif
+
+static inline const void *this_thread(void)
+{
+    return &ttt__thread_name;
+}
+
+typedef struct pending_event {
+    ttt_listener listener; /* NULL: nothing to deliver */
+    void *user;
+    ttt_event event;
+} pending_event;
+
+static inline int ply_of(const ttt_game *game)
+{
+    return game->board.nn - game->board.empty_count;
+}
+
+int ttt__wait_for_delivery(ttt_game *game);
+
+/* Takes the lock for a change, once no listener call is in progress.
+ * TTT_E_IN_LISTENER, without the lock, if the caller is the thread inside
+ * this game's listener. Inline: on the move path it is the lock and one
+ * test. */
+static inline int lock_for_change(ttt_game *game)
+{
+    ttt__lock(game);
+    if (!game->delivering)
+        return TTT_OK;
+    return ttt__wait_for_delivery(game);
+}
+
+/* Under the lock, right after a change: the event for the listener, if
+ * there is one, and the game marked as delivering it. */
+static inline void capture(ttt_game *game, pending_event *pending, int kind,
+                    int mark, int row, int col)
+{
+    pending->listener = game->listener;
+    if (!pending->listener)
+        return;
+    pending->user = game->listener_user;
+    pending->event.kind = kind;
+    pending->event.mark = mark;
+    pending->event.row = row;
+    pending->event.col = col;
+    pending->event.ply = ply_of(game);
+    pending->event.state = game->state;
+    game->delivering = this_thread();
+}
+
+/* Calls the captured listener, the caller having let the lock go, then
+ * takes the lock back and lets the next change in. Returns holding it. */
+static inline void deliver_and_lock(ttt_game *game, const pending_event *pending)
+{
+    pending->listener(pending->user, &pending->event);
+    ttt__lock(game);
+    game->delivering = NULL;
+    game->deliveries++;
+}
+
+/* The state after mark completes a line: in misère its player loses. */
+static inline int state_won_by(const ttt_game *game, int mark)
+{
+    return ttt__won_state(game->misere, mark);
+}
+
+/* Places mark, already checked legal, and settles the state as
+ * ttt__state_after does (keep the two alike) plus the ply limit, which the
+ * engine does not apply yet (ttt.h says so); written out because calling
+ * it costs the move path an instruction: the common case, the game going
+ * on, then stores nothing and loads only the empty count. */
+static inline void apply_move(ttt_game *game, int mark, int row, int col)
+{
+    ttt__board *board = &game->board;
+    if (ttt__board_place(board, row, col, mark))
+        game->state = ttt__won_state(game->misere, mark);
+    else if (board->empty_count <= game->limit_empty ||
+             (game->early_draw && board->live == 0))
+        game->state = TTT_DRAW; /* limit_empty is 0 without a ply limit */
+}
+
+/* Copies game, which the caller holds locked, into mem (its footprint's
+ * bytes): a game of its own, with a free lock and no listener. */
+ttt_game *ttt__game_copy(void *mem, const ttt_game *game);
 
 #endif /* TTT_INTERNAL_H */

@@ -2,8 +2,9 @@
 
 /*
  * Loading goes through the public API only, so a record is judged by exactly
- * the rules ttt_play enforces. Saving reads the history under the game's lock
- * so that another thread's move cannot tear the record.
+ * the rules ttt_play enforces. Saving reads the game's board and history
+ * directly (internal.h), under the game's lock, so that another thread's
+ * move cannot tear the record.
  *
  * Record grammar (ABNF; literals are case-sensitive):
  *

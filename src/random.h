@@ -4,8 +4,10 @@
 
 #include <stdint.h>
 
-/* splitmix64: adds the golden-ratio increment to the state and scrambles
- * the sum. Every 64-bit state is valid, the period is 2^64, and the output
+#include "compiler.h"
+
+/* splitmix64: adds the golden-ratio increment to the seed (the generator's
+ * whole memory) and scrambles the sum. Every 64-bit seed is valid, the period is 2^64, and the output
  * passes BigCrush; ttt.h spells it out so bindings can reproduce it. */
 static inline uint64_t ttt__next_random(uint64_t *seed)
 {
@@ -16,7 +18,7 @@ static inline uint64_t ttt__next_random(uint64_t *seed)
 }
 
 /* The high and low 64 bits of x * range for range < 2^32. Where the
- * compiler has a 128-bit integer this is one multiply; the empty asm hides
+ * compiler has a 128-bit integer this is one multiply; TTT__OPAQUE hides
  * where range came from, because GCC otherwise turns a loop's shrinking
  * range into a 128-bit counter that spills to the stack. Elsewhere two
  * 64-bit products give the same bits (C11 has no 128-bit integer). */
@@ -25,7 +27,7 @@ __extension__ typedef unsigned __int128 ttt__u128;
 static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
 {
     uint64_t wide = range;
-    __asm__("" : "+r"(wide));
+    TTT__OPAQUE(wide);
     ttt__u128 product = (ttt__u128)x * wide;
     *low = (uint64_t)product;
     return (uint64_t)(product >> 64);
@@ -38,14 +40,6 @@ static inline uint64_t ttt__mul_high(uint64_t x, uint32_t range, uint64_t *low)
     *low = x * range;
     return (high_part + (low_part >> 32)) >> 32;
 }
-#endif
-
-#if defined(__GNUC__)
-#define TTT__RARE(x) __builtin_expect(!!(x), 0)
-#define TTT__OUT_OF_LINE __attribute__((noinline))
-#else
-#define TTT__RARE(x) (x)
-#define TTT__OUT_OF_LINE
 #endif
 
 /* A seed and the number drawn with it. */

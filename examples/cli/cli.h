@@ -1,0 +1,111 @@
+/* cli.h - the ttt program's shared declarations: players, the session, options, and the functions its files call across. */
+#ifndef TTT_CLI_H
+#define TTT_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ttt.h"
+
+#define EXIT_USAGE 2
+/* One input line: a move, a command, or "save" plus a file name. */
+#define INPUT_CAP 1024
+/* The largest file replay reads. The longest record there can be, every
+ * cell of a 1024 x 1024 board under "rules=misere+early-draw", is 6509618
+ * bytes; a larger file is refused before it is read, so a device such as
+ * /dev/zero cannot make replay take all memory. */
+#define RECORD_CAP ((size_t)8 << 20)
+/* Enough for any cell name up to TTT_MAX_SIZE ("amj1024"). */
+#define NAME_CAP 16
+/* The perfect player's default node budget per move. The empty 4x4 board
+ * takes the solver thousands of positions, (5,5,4) millions: seconds or
+ * more at every move. So beyond 4x4 the perfect player gives up within a
+ * second or two and the bot takes over, instead of searching for minutes
+ * (or, on big boards, for ever). */
+#define PERFECT_BUDGET_DEFAULT UINT64_C(2000000)
+
+/* Who makes the moves for one side. To add a kind: a value here, a row in
+ * player_kinds, and a case in computer_move. */
+enum player_kind { PLAYER_HUMAN, PLAYER_RANDOM, PLAYER_BOT, PLAYER_PERFECT };
+
+static const struct {
+    const char *name;
+    enum player_kind kind;
+} player_kinds[] = {
+    {"human", PLAYER_HUMAN},
+    {"random", PLAYER_RANDOM},
+    {"bot", PLAYER_BOT},
+    {"perfect", PLAYER_PERFECT},
+};
+
+#define PLAYER_KIND_COUNT (sizeof player_kinds / sizeof player_kinds[0])
+
+/* How the computer players choose their moves; shared by play and match. */
+struct engine {
+    uint64_t seed;           /* advanced by every random choice */
+    uint64_t bot_budget;     /* nodes per bot move; 0: the library's default */
+    uint64_t perfect_budget; /* nodes per perfect move; 0: unlimited */
+    int gave_up[2];          /* that side's perfect player ran out of budget
+                                and plays as the bot from then on */
+    FILE *notes;             /* where that change is announced */
+};
+
+/* Everything one `ttt play` run needs. */
+struct session {
+    ttt_game *game;
+    enum player_kind player[2]; /* [0] plays X, [1] plays O */
+    struct engine engine;
+    int interactive;            /* stdin is a terminal: prompt, show the board */
+    int board_shown;            /* the board on screen is the current one */
+};
+
+
+/* Which options a command takes. */
+enum {
+    OPT_RULES = 1,   /* --misere, --early-draw */
+    OPT_BOARD = 2,   /* --size, --k */
+    OPT_PLAYERS = 4, /* --x, --o, --seed, --budget, --perfect-budget */
+    OPT_GAMES = 8,   /* --games */
+    OPT_SOLVE = 16   /* --value-only, --budget */
+};
+
+/* Every command's options, with their defaults. */
+struct options {
+    long size, k; /* k 0: the library's "K = N" */
+    int misere, early_draw;
+    enum player_kind player[2];
+    int player_given[2];
+    uint64_t seed;
+    uint64_t budget; /* a bot's per move, or solve's in all */
+    uint64_t perfect_budget;
+    long games;
+    int value_only;
+    int help;
+};
+
+/* draw.c */
+char mark_char(int mark);
+int side_index(int mark);
+const char *cell_name(int row, int col, char *buf);
+const char *result_text(int state);
+const char *player_kind_name(enum player_kind kind);
+int parse_long(const char *text, long lo, long hi, long *out);
+int parse_u64(const char *text, uint64_t *out);
+void print_board(const ttt_game *g);
+void print_outcome(const ttt_game *g);
+
+/* session.c */
+int computer_move(struct engine *e, const ttt_game *g,
+                  enum player_kind kind, int *row, int *col);
+int human_turn(struct session *s);
+int computer_turn(struct session *s, enum player_kind kind);
+
+/* options.c */
+void print_usage(FILE *out);
+int usage_error(void);
+struct options default_options(void);
+int parse_options(const char *cmd, unsigned allowed, int argc,
+                  char **argv, struct options *o, int *npos);
+int make_game(const struct options *o, ttt_game **g);
+
+#endif /* TTT_CLI_H */

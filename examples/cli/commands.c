@@ -1,0 +1,445 @@
+/* commands.c - the ttt program: the commands (play, replay, perft, solve, match) and main. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+static int cmd_play(int argc, char **argv)
+{
+    struct options o = default_options();
+    struct session s;
+    int npos, status, computer_failed = 0;
+
+    o.player[1] = PLAYER_PERFECT;
+    if (parse_options("play", OPT_RULES | OPT_BOARD | OPT_PLAYERS, argc, argv,
+                      &o, &npos) != 0)
+        return usage_error();
+    if (o.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (npos > 0) {
+        fprintf(stderr, "ttt: play: unexpected argument '%s'\n", argv[0]);
+        return usage_error();
+    }
+    memset(&s, 0, sizeof s);
+    if ((status = make_game(&o, &s.game)) != 0)
+        return status;
+    s.player[0] = o.player[0];
+    s.player[1] = o.player[1];
+    s.engine.seed = o.seed;
+    s.engine.bot_budget = o.budget;
+    s.engine.perfect_budget = o.perfect_budget;
+    s.engine.notes = stdout; /* part of the game's transcript */
+    s.interactive = isatty(STDIN_FILENO);
+
+    if (s.interactive)
+        printf("%ldx%ld board, %d in a row%s%s; X: %s, O: %s. Type help for "
+               "the commands.\n",
+               o.size, o.size, ttt_win_length(s.game),
+               o.misere ? ", misere: completing a line loses" : "",
+               o.early_draw ? ", early draw" : "",
+               player_kind_name(s.player[0]), player_kind_name(s.player[1]));
+
+    while (ttt_state(s.game) == TTT_IN_PROGRESS) {
+        enum player_kind kind = s.player[side_index(ttt_to_move(s.game))];
+        if (kind == PLAYER_HUMAN) {
+            if (human_turn(&s))
+                break;
+        } else if (computer_turn(&s, kind) != TTT_OK) {
+            computer_failed = 1; /* exit status 1, as for a match */
+            break;
+        }
+    }
+
+    putchar('\n');
+    print_board(s.game);
+    print_outcome(s.game);
+    printf("result: %s\n", result_text(ttt_state(s.game)));
+    ttt_game_free(s.game);
+    return computer_failed ? 1 : 0;
+}
+
+/* Reads a whole file of at most max bytes into a malloc'd buffer. Returns
+ * 0, or -1 with errno (EFBIG for a longer file, after reading max + 1
+ * bytes of it and no more). */
+static int read_file(const char *path, size_t max, char **text, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    size_t cap = 0, n = 0;
+
+    if (f == NULL)
+        return -1;
+    for (;;) {
+        if (n == cap) {
+            /* Room for max + 1 bytes at most: one past the limit tells a
+             * file of exactly max bytes from a longer one. */
+            size_t grown_cap = cap ? cap * 2 : 4096;
+            if (grown_cap > max + 1)
+                grown_cap = max + 1;
+            char *grown = realloc(buf, grown_cap);
+            if (grown == NULL) {
+                free(buf);
+                fclose(f);
+                errno = ENOMEM;
+                return -1;
+            }
+            buf = grown;
+            cap = grown_cap;
+        }
+        n += fread(buf + n, 1, cap - n, f);
+        if (n > max) {
+            free(buf);
+            fclose(f);
+            errno = EFBIG;
+            return -1;
+        }
+        if (n < cap)
+            break; /* end of file or an error, told apart below */
+    }
+    if (ferror(f)) {
+        int saved = errno ? errno : EIO;
+        free(buf);
+        fclose(f);
+        errno = saved;
+        return -1;
+    }
+    fclose(f);
+    *text = buf;
+    *len = n;
+    return 0;
+}
+
+static int cmd_replay(int argc, char **argv)
+{
+    char name[NAME_CAP];
+    char *text = NULL;
+    size_t len = 0, offset = 0;
+    ttt_game *g = NULL;
+    int status, plies, misere = 0, early_draw = 0;
+
+    if (argc != 1) {
+        fprintf(stderr, "ttt: replay needs exactly one FILE\n");
+        return usage_error();
+    }
+    if (read_file(argv[0], RECORD_CAP, &text, &len) != 0) {
+        if (errno == EFBIG)
+            fprintf(stderr,
+                    "ttt: %s: larger than 8 MiB (%zu bytes); no saved game "
+                    "is that long\n",
+                    argv[0], RECORD_CAP);
+        else
+            fprintf(stderr, "ttt: cannot read %s: %s\n", argv[0], strerror(errno));
+        return EXIT_USAGE;
+    }
+    status = ttt_game_load(text, len, NULL, &g, &offset);
+    free(text);
+    if (status != TTT_OK) {
+        fprintf(stderr, "ttt: %s: byte %zu: %s\n", argv[0], offset,
+                ttt_strerror(status));
+        return EXIT_USAGE;
+    }
+
+    ttt_game_get_rule(g, TTT_RULE_MISERE, &misere);
+    ttt_game_get_rule(g, TTT_RULE_EARLY_DRAW, &early_draw);
+    plies = ttt_ply(g);
+    printf("%dx%d board, %d in a row, rules %s, %d moves\n", ttt_size(g),
+           ttt_size(g), ttt_win_length(g),
+           misere && early_draw ? "misere+early-draw"
+           : misere             ? "misere"
+           : early_draw         ? "early-draw"
+                                : "classic",
+           plies);
+
+    /* Walk back to the start, then forward one move at a time: the loaded
+     * game's own undo and redo give every position. */
+    while (ttt_undo(g) == TTT_OK)
+        ;
+    printf("\nply 0: start\n");
+    print_board(g);
+    for (int p = 1; p <= plies && ttt_redo(g) == TTT_OK; p++) {
+        int mark = TTT_EMPTY, row = 0, col = 0;
+        ttt_move_at(g, p - 1, &mark, &row, &col);
+        printf("\nply %d: %c %s\n", p, mark_char(mark), cell_name(row, col, name));
+        print_board(g);
+    }
+    print_outcome(g);
+    printf("result: %s\n", result_text(ttt_state(g)));
+    ttt_game_free(g);
+    return 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Engine commands: perft, solve, match                                      */
+/* ------------------------------------------------------------------------ */
+
+/* Sets up the position perft and solve work on: SIZE and K from the
+ * command line (into o), then the named moves played in turn from X.
+ * Returns 0, or the exit status after reporting the problem. */
+static int setup_position(const char *cmd, const char *size, const char *k,
+                          char **moves, int move_count, struct options *o,
+                          ttt_game **g)
+{
+    int status;
+
+    if (parse_long(size, 1, INT_MAX, &o->size) != 0) {
+        fprintf(stderr, "ttt: %s: SIZE '%s' is not a board size\n", cmd, size);
+        return usage_error();
+    }
+    if (parse_long(k, 1, INT_MAX, &o->k) != 0) {
+        fprintf(stderr, "ttt: %s: K '%s' is not a line length\n", cmd, k);
+        return usage_error();
+    }
+    if ((status = make_game(o, g)) != 0)
+        return status;
+    for (int i = 0; i < move_count; i++) {
+        size_t len = strlen(moves[i]), used = 0;
+        int row = 0, col = 0;
+
+        status = ttt_parse_cell(moves[i], len, &row, &col, &used);
+        if (status == TTT_OK && used != len)
+            status = TTT_E_PARSE; /* "b2x": a name followed by junk */
+        if (status == TTT_OK)
+            status = ttt_play(*g, ttt_to_move(*g), row, col, NULL);
+        if (status != TTT_OK) {
+            fprintf(stderr, "ttt: %s: move %d, '%s': %s\n", cmd, i + 1,
+                    moves[i], ttt_strerror(status));
+            ttt_game_free(*g);
+            *g = NULL;
+            return EXIT_USAGE;
+        }
+    }
+    return 0;
+}
+
+static int cmd_perft(int argc, char **argv)
+{
+    struct options o = default_options();
+    uint64_t counts[4];
+    uint64_t *by_length;
+    size_t capacity, len = 0;
+    long depth;
+    ttt_game *g = NULL;
+    int npos, status, empty;
+
+    if (parse_options("perft", OPT_RULES, argc, argv, &o, &npos) != 0)
+        return usage_error();
+    if (o.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (npos < 3) {
+        fprintf(stderr, "ttt: perft needs SIZE K DEPTH\n");
+        return usage_error();
+    }
+    if (parse_long(argv[2], 0, INT_MAX, &depth) != 0) {
+        fprintf(stderr, "ttt: perft: DEPTH '%s' is not a number of plies\n",
+                argv[2]);
+        return usage_error();
+    }
+    if ((status = setup_position("perft", argv[0], argv[1], argv + 3,
+                                 npos - 3, &o, &g)) != 0)
+        return status;
+
+    /* Games end by the time the board is full, so lengths stop there. */
+    empty = ttt_size(g) * ttt_size(g) - ttt_ply(g);
+    capacity = (size_t)(depth < empty ? depth : empty) + 1;
+    by_length = malloc(capacity * sizeof *by_length);
+    status = by_length == NULL ? TTT_E_NOMEM
+                               : ttt_perft(g, (int)depth, 0, counts, by_length,
+                                           capacity, &len);
+    ttt_game_free(g);
+    if (status != TTT_OK) {
+        fprintf(stderr, "ttt: perft: %s\n", ttt_strerror(status));
+        free(by_length);
+        return EXIT_FAILURE;
+    }
+    printf("x_won=%" PRIu64 " o_won=%" PRIu64 " draw=%" PRIu64
+           " open=%" PRIu64 "\n",
+           counts[TTT_X_WON], counts[TTT_O_WON], counts[TTT_DRAW],
+           counts[TTT_IN_PROGRESS]);
+    for (size_t i = 0; i < len; i++)
+        if (by_length[i] != 0)
+            printf("len %zu %" PRIu64 "\n", i, by_length[i]);
+    free(by_length);
+    return 0;
+}
+
+static const char *value_name(int value)
+{
+    switch (value) {
+    case TTT_VALUE_WIN: return "win";
+    case TTT_VALUE_DRAW: return "draw";
+    case TTT_VALUE_LOSS: return "loss";
+    default: return "unknown";
+    }
+}
+
+static int cmd_solve(int argc, char **argv)
+{
+    struct options o = default_options();
+    ttt_solution sol;
+    int32_t *best;
+    size_t cells, best_len = 0;
+    ttt_game *g = NULL;
+    int npos, status, n, complete;
+
+    if (parse_options("solve", OPT_RULES | OPT_SOLVE, argc, argv, &o,
+                      &npos) != 0)
+        return usage_error();
+    if (o.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (npos < 2) {
+        fprintf(stderr, "ttt: solve needs SIZE K\n");
+        return usage_error();
+    }
+    if ((status = setup_position("solve", argv[0], argv[1], argv + 2,
+                                 npos - 2, &o, &g)) != 0)
+        return status;
+
+    n = ttt_size(g);
+    cells = (size_t)n * (size_t)n; /* enough for every optimal move */
+    best = malloc(cells * sizeof *best);
+    memset(&sol, 0, sizeof sol);
+    sol.size = sizeof sol;
+    status = best == NULL
+                 ? TTT_E_NOMEM
+                 : ttt_solve(g, o.budget, 0,
+                             o.value_only ? TTT_SOLVE_VALUE_ONLY : 0, &sol,
+                             best, cells, &best_len);
+    if (status != TTT_OK && status != TTT_E_BUDGET) {
+        fprintf(stderr, "ttt: solve: %s\n", ttt_strerror(status));
+        ttt_game_free(g);
+        free(best);
+        return EXIT_FAILURE;
+    }
+
+    /* Out of budget, the value may still be known (only the second pass
+     * missing), but best then holds a guess: print no moves. */
+    complete = status == TTT_OK && !o.value_only;
+    printf("value=%s",
+           sol.value_min == sol.value_max ? value_name(sol.value) : "unknown");
+    if (complete)
+        printf(" plies=%" PRId32, sol.plies);
+    else
+        printf(" plies=-");
+    printf(" best=");
+    if (!complete || best_len == 0)
+        putchar('-');
+    for (size_t i = 0; complete && i < best_len; i++) {
+        char name[NAME_CAP];
+        printf("%s%s", i > 0 ? "," : "",
+               cell_name((int)(best[i] / n), (int)(best[i] % n), name));
+    }
+    printf(" nodes=%" PRIu64 "\n", sol.nodes);
+
+    if (status == TTT_E_BUDGET)
+        fprintf(stderr,
+                "ttt: solve: the budget of %" PRIu64 " nodes ran out; the "
+                "value lies between %s and %s\n",
+                o.budget, value_name(sol.value_min), value_name(sol.value_max));
+    ttt_game_free(g);
+    free(best);
+    return status == TTT_OK ? 0 : EXIT_FAILURE;
+}
+
+static int cmd_match(int argc, char **argv)
+{
+    struct options o = default_options();
+    struct engine e;
+    uint64_t wins[4] = {0, 0, 0, 0}; /* indexed by the final state */
+    ttt_game *g = NULL;
+    int npos, status = TTT_OK;
+
+    if (parse_options("match", OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_GAMES,
+                      argc, argv, &o, &npos) != 0)
+        return usage_error();
+    if (o.help) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (npos > 0) {
+        fprintf(stderr, "ttt: match: unexpected argument '%s'\n", argv[0]);
+        return usage_error();
+    }
+    if (!o.player_given[0] || !o.player_given[1]) {
+        fprintf(stderr, "ttt: match needs --x KIND and --o KIND\n");
+        return usage_error();
+    }
+    if (o.player[0] == PLAYER_HUMAN || o.player[1] == PLAYER_HUMAN) {
+        fprintf(stderr, "ttt: match: players are random, bot or perfect\n");
+        return usage_error();
+    }
+    if ((status = make_game(&o, &g)) != 0)
+        return status;
+
+    memset(&e, 0, sizeof e);
+    e.bot_budget = o.budget;
+    e.perfect_budget = o.perfect_budget;
+    e.notes = stderr; /* stdout carries only the tally */
+    for (long i = 0; i < o.games && status == TTT_OK; i++) {
+        /* Each game on its own seed, as `ttt play --seed S+i` plays it.
+         * A perfect player that gave up stays the bot: the next game's
+         * opening would cost it the same fruitless search. */
+        e.seed = o.seed + (uint64_t)i;
+        ttt_game_reset(g);
+        while (status == TTT_OK && ttt_state(g) == TTT_IN_PROGRESS) {
+            int row = 0, col = 0;
+            enum player_kind kind = o.player[side_index(ttt_to_move(g))];
+            status = computer_move(&e, g, kind, &row, &col);
+            if (status == TTT_OK)
+                status = ttt_play(g, ttt_to_move(g), row, col, NULL);
+        }
+        wins[ttt_state(g)]++;
+    }
+    ttt_game_free(g);
+    if (status != TTT_OK) {
+        fprintf(stderr, "ttt: match: %s\n", ttt_strerror(status));
+        return EXIT_FAILURE;
+    }
+    printf("x_won=%" PRIu64 " o_won=%" PRIu64 " draw=%" PRIu64 "\n",
+           wins[TTT_X_WON], wins[TTT_O_WON], wins[TTT_DRAW]);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *cmd = argc > 1 ? argv[1] : NULL;
+
+    if (cmd == NULL) {
+        print_usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+        strcmp(cmd, "help") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0) {
+        printf("%s\n", ttt_version_string());
+        return 0;
+    }
+    if (strcmp(cmd, "play") == 0)
+        return cmd_play(argc - 2, argv + 2);
+    if (strcmp(cmd, "replay") == 0)
+        return cmd_replay(argc - 2, argv + 2);
+    if (strcmp(cmd, "perft") == 0)
+        return cmd_perft(argc - 2, argv + 2);
+    if (strcmp(cmd, "solve") == 0)
+        return cmd_solve(argc - 2, argv + 2);
+    if (strcmp(cmd, "match") == 0)
+        return cmd_match(argc - 2, argv + 2);
+    fprintf(stderr, "ttt: unknown command '%s'\n", cmd);
+    return usage_error();
+}

@@ -1,0 +1,287 @@
+/* options.c - the ttt program: option parsing: the usage text and every command's options. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* ------------------------------------------------------------------------ */
+/* Command line                                                              */
+/* ------------------------------------------------------------------------ */
+
+void print_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: ttt play [options]               play a game in the terminal\n"
+            "       ttt replay FILE                  show every position of a saved game\n"
+            "                                        (FILE: at most 8 MiB)\n"
+            "       ttt perft SIZE K DEPTH [MOVES]   count the games DEPTH plies deep\n"
+            "       ttt solve SIZE K [MOVES]         solve a position exactly\n"
+            "       ttt match --x KIND --o KIND [options]\n"
+            "                                        play computer players against\n"
+            "                                        each other\n"
+            "       ttt help | --help                show this help\n"
+            "       ttt --version                    show the library version\n"
+            "\n"
+            "SIZE is the side of the board (%d..%d), K the number in a row that\n"
+            "completes a line (3..SIZE). MOVES are cell names played in turn from\n"
+            "X, e.g. b2 a1 (a1 is the top-left cell).\n"
+            "\n"
+            "Rules, for every command but replay:\n"
+            "  --misere      completing a line loses instead of winning\n"
+            "  --early-draw  the game is drawn once no line can be completed\n"
+            "\n"
+            "play and match options:\n"
+            "  --size N      an N x N board (default 3)\n"
+            "  --k K         K in a row completes a line (default N)\n"
+            "  --x KIND      who plays X (play: default human)\n"
+            "  --o KIND      who plays O (play: default perfect)\n"
+            "  --seed S      seed of the computer players' random choices,\n"
+            "                0..2^64-1 (default 1; the same seed plays the same\n"
+            "                game)\n"
+            "  --budget N    positions the bot searches per move (default 100000,\n"
+            "                fewer for K > 25; about 0.1 s)\n"
+            "  --perfect-budget N\n"
+            "                positions the perfect player may search per move\n"
+            "                (default %" PRIu64 "; 0: no limit). If they run out,\n"
+            "                the bot plays for it for the rest of the game (of a\n"
+            "                match: of the match), and a note says so.\n"
+            "  --games N     match: how many games (default 100). Game i (from 0)\n"
+            "                uses seed S+i: `ttt play` with the same players and\n"
+            "                --seed S+i shows it move by move (unless a perfect\n"
+            "                player gave up in an earlier game).\n",
+            TTT_MIN_SIZE, TTT_MAX_SIZE, PERFECT_BUDGET_DEFAULT);
+    /* In parts: C compilers need only take string literals of 4095 bytes. */
+    fputs("  KIND is one of:\n"
+          "    human       you, typing moves (not in a match)\n"
+          "    random      a uniformly random empty cell\n"
+          "    bot         a heuristic search within --budget: takes a win in\n"
+          "                one, blocks one, sees double threats; with 16 or\n"
+          "                fewer empty cells it solves exactly if the budget\n"
+          "                allows\n"
+          "    perfect     an optimal move of the exact solver (ties broken by\n"
+          "                the seed); practical up to 4x4 and 5x5 with K = 4\n",
+          out);
+    fputs("\n"
+          "perft prints one line x_won=<n> o_won=<n> draw=<n> open=<n>: the\n"
+          "games (sequences of moves) from the position that end in each way\n"
+          "within DEPTH plies, and those still open after DEPTH plies. Then one\n"
+          "line \"len <plies> <games>\" per length that some game has, shortest\n"
+          "first: the games ending after exactly that many plies, plus, at\n"
+          "DEPTH, those still open.\n"
+          "\n"
+          "solve prints one line value=<win|draw|loss> plies=<n> best=<cells>\n"
+          "nodes=<n> for the player to move under perfect play by both: the\n"
+          "value; the plies to the end (the fastest win, the slowest loss; for a\n"
+          "draw, to the full board, or with --early-draw to the soonest drawn\n"
+          "ending); every optimal move, joined by commas (- for none); and the\n"
+          "positions searched. A finished game has plies=0 best=- and the value\n"
+          "for whoever would move next.\n"
+          "  --value-only  find only the value, much faster: plies=- best=-\n"
+          "  --budget N    give up after N positions (default 0: no limit); the\n"
+          "                line then shows what was found (value=unknown if\n"
+          "                not the value) and the exit status is 1\n"
+          "\n"
+          "match prints one line x_won=<n> o_won=<n> draw=<n>.\n",
+          out);
+    fputs("\n"
+          "During play, type a move or a command, one per line:\n"
+          "  b2 or 2 2     a move: column letter(s) and row number, or row and\n"
+          "                column as two numbers; both count from 1 at the\n"
+          "                top left (a1 = 1 1)\n"
+          "  undo, redo    take back or replay a move; against a computer\n"
+          "                player, undo goes back to your previous turn\n"
+          "  save FILE     write the moves so far to FILE (for ttt replay)\n"
+          "  quit, help\n"
+          "\n"
+          "When input is not a terminal there are no prompts: one move or\n"
+          "command per line, and a rejected line is explained and skipped.\n"
+          "The last line printed is always \"result: X won\", \"result: O won\",\n"
+          "\"result: draw\" or \"result: unfinished\".\n"
+          "\n"
+          "Exit status: 0 on success (after a game, finished or not); 1 if\n"
+          "memory or a solve budget ran out; 2 for bad arguments, an illegal\n"
+          "move among MOVES, or a file that cannot be read or loaded.\n",
+          out);
+}
+
+int usage_error(void)
+{
+    fprintf(stderr, "Try 'ttt --help'.\n");
+    return EXIT_USAGE;
+}
+
+/* Matches "--name" or "--name=value" at argv[*i] and yields the value, taken
+ * from the next argument in the first form. Returns 1 on a match, 0 if the
+ * argument is another option, -1 if the value is missing. */
+static int option_value(int argc, char **argv, int *i, const char *name,
+                        const char **value)
+{
+    size_t len = strlen(name);
+    const char *arg = argv[*i];
+
+    if (strncmp(arg, name, len) != 0)
+        return 0;
+    if (arg[len] == '=') {
+        *value = arg + len + 1;
+        return 1;
+    }
+    if (arg[len] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        fprintf(stderr, "ttt: %s needs a value\n", name);
+        return -1;
+    }
+    *value = argv[++*i];
+    return 1;
+}
+
+/* The option_value of "--name N" for a count N from 1 up. The upper bound
+ * only keeps N an int; the library judges sizes further. Returns as
+ * option_value, with -1 also for a bad number (reported). */
+static int count_option(int argc, char **argv, int *i, const char *name,
+                        const char *what, long *out)
+{
+    const char *v = "";
+    int m = option_value(argc, argv, i, name, &v);
+
+    if (m > 0 && parse_long(v, 1, INT_MAX, out) != 0) {
+        fprintf(stderr, "ttt: %s: '%s' is not %s\n", name, v, what);
+        return -1;
+    }
+    return m;
+}
+
+/* As count_option for a uint64_t from 0 up (a seed or a node budget). */
+static int u64_option(int argc, char **argv, int *i, const char *name,
+                      uint64_t *out)
+{
+    const char *v = "";
+    int m = option_value(argc, argv, i, name, &v);
+
+    if (m > 0 && parse_u64(v, out) != 0) {
+        fprintf(stderr, "ttt: %s: '%s' is not a number from 0 to 2^64-1\n",
+                name, v);
+        return -1;
+    }
+    return m;
+}
+
+/* As count_option for a player kind. */
+static int player_option(int argc, char **argv, int *i, const char *name,
+                         enum player_kind *out)
+{
+    const char *v = "";
+    int m = option_value(argc, argv, i, name, &v);
+
+    if (m <= 0)
+        return m;
+    for (size_t k = 0; k < PLAYER_KIND_COUNT; k++)
+        if (strcmp(v, player_kinds[k].name) == 0) {
+            *out = player_kinds[k].kind;
+            return 1;
+        }
+    fprintf(stderr, "ttt: %s: unknown player '%s' (choose from:", name, v);
+    for (size_t k = 0; k < PLAYER_KIND_COUNT; k++)
+        fprintf(stderr, " %s", player_kinds[k].name);
+    fprintf(stderr, ")\n");
+    return -1;
+}
+
+
+struct options default_options(void)
+{
+    struct options o = {3, 0, 0, 0, {PLAYER_HUMAN, PLAYER_HUMAN}, {0, 0},
+                        1, 0, PERFECT_BUDGET_DEFAULT, 100, 0, 0};
+    return o;
+}
+
+/* Reads the options a command takes (the OPT_* in allowed), wherever they
+ * stand among its arguments, and moves the other arguments, in order, to
+ * the front of argv; *npos receives their number. Returns 0, or -1 after
+ * reporting a bad option. */
+int parse_options(const char *cmd, unsigned allowed, int argc,
+                  char **argv, struct options *o, int *npos)
+{
+    *npos = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *arg = argv[i];
+        int m = 0;
+
+        /* A negative number is a bad value, reported as one, not an
+         * unknown option. */
+        if (arg[0] != '-' || (arg[1] >= '0' && arg[1] <= '9')) {
+            /* *npos <= i, so this never overwrites an unread argument. */
+            argv[(*npos)++] = argv[i];
+            continue;
+        }
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            o->help = 1;
+            continue;
+        }
+        if ((allowed & OPT_RULES) && strcmp(arg, "--misere") == 0) {
+            o->misere = 1;
+            continue;
+        }
+        if ((allowed & OPT_RULES) && strcmp(arg, "--early-draw") == 0) {
+            o->early_draw = 1;
+            continue;
+        }
+        if ((allowed & OPT_SOLVE) && strcmp(arg, "--value-only") == 0) {
+            o->value_only = 1;
+            continue;
+        }
+        /* Each try below matches its own name or leaves m at 0. */
+        if (m == 0 && (allowed & OPT_BOARD))
+            m = count_option(argc, argv, &i, "--size", "a board size", &o->size);
+        if (m == 0 && (allowed & OPT_BOARD))
+            m = count_option(argc, argv, &i, "--k", "a line length", &o->k);
+        if (m == 0 && (allowed & OPT_PLAYERS)) {
+            m = player_option(argc, argv, &i, "--x", &o->player[0]);
+            o->player_given[0] |= m > 0;
+        }
+        if (m == 0 && (allowed & OPT_PLAYERS)) {
+            m = player_option(argc, argv, &i, "--o", &o->player[1]);
+            o->player_given[1] |= m > 0;
+        }
+        if (m == 0 && (allowed & OPT_PLAYERS))
+            m = u64_option(argc, argv, &i, "--seed", &o->seed);
+        if (m == 0 && (allowed & OPT_PLAYERS))
+            m = u64_option(argc, argv, &i, "--perfect-budget",
+                           &o->perfect_budget);
+        if (m == 0 && (allowed & (OPT_PLAYERS | OPT_SOLVE)))
+            m = u64_option(argc, argv, &i, "--budget", &o->budget);
+        if (m == 0 && (allowed & OPT_GAMES))
+            m = count_option(argc, argv, &i, "--games", "a number of games",
+                             &o->games);
+        if (m == 0)
+            fprintf(stderr, "ttt: %s: unknown option '%s'\n", cmd, arg);
+        if (m <= 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Creates the board a command works on. Returns 0, or the exit status
+ * after reporting a size or K the library rejects. */
+int make_game(const struct options *o, ttt_game **g)
+{
+    int status = ttt_game_new((int)o->size, (int)o->k, g);
+
+    if (status != TTT_OK) {
+        fprintf(stderr, "ttt: size %ld, k %ld: %s (need %d <= K <= N <= %d)\n",
+                o->size, o->k ? o->k : o->size, ttt_strerror(status),
+                TTT_MIN_SIZE, TTT_MAX_SIZE);
+        return status == TTT_E_NOMEM ? EXIT_FAILURE : EXIT_USAGE;
+    }
+    ttt_game_set_rule(*g, TTT_RULE_MISERE, o->misere);
+    ttt_game_set_rule(*g, TTT_RULE_EARLY_DRAW, o->early_draw);
+    return 0;
+}

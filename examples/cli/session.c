@@ -1,0 +1,371 @@
+/* session.c - the ttt program: the interactive session of `ttt play`: turns, human input, undo, redo, save, and the computer players. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+/* ------------------------------------------------------------------------ */
+/* Computer players                                                          */
+/* ------------------------------------------------------------------------ */
+
+/* Asks the computer player of the side to move for its move. The seed
+ * advances only when a move is found, so a perfect player that runs out of
+ * budget hands the same seed to the bot that stands in for it. */
+int computer_move(struct engine *e, const ttt_game *g,
+                  enum player_kind kind, int *row, int *col)
+{
+    int side = side_index(ttt_to_move(g));
+    int status;
+
+    switch (kind) {
+    case PLAYER_RANDOM:
+        return ttt_random_move(g, &e->seed, row, col);
+    case PLAYER_BOT:
+        return ttt_best_move(g, TTT_BOT_STRONG, e->bot_budget, &e->seed, row,
+                             col);
+    case PLAYER_PERFECT:
+        if (e->gave_up[side])
+            return ttt_best_move(g, TTT_BOT_STRONG, e->bot_budget, &e->seed,
+                                 row, col);
+        status = ttt_best_move(g, TTT_BOT_PERFECT, e->perfect_budget, &e->seed,
+                               row, col);
+        if (status != TTT_E_BUDGET)
+            return status;
+        /* Later positions are smaller, but on a board this size the solver
+         * would most likely run out again: stop paying for it. */
+        e->gave_up[side] = 1;
+        fprintf(e->notes,
+                "%c: the perfect player cannot solve this board within "
+                "%" PRIu64 " nodes (--perfect-budget); the bot plays for it "
+                "from here on\n",
+                mark_char(ttt_to_move(g)), e->perfect_budget);
+        return ttt_best_move(g, TTT_BOT_STRONG, e->bot_budget, &e->seed, row,
+                             col);
+    case PLAYER_HUMAN:
+        break;
+    }
+    return TTT_E_INVALID;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Playing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+static void print_play_help(void)
+{
+    printf("Type a move or a command, one per line:\n"
+           "  b2          column letter(s) then row number; a1 is the top-left cell\n"
+           "  2 2         row then column as numbers, both counted from 1\n"
+           "  undo        take back the last move; against a computer player, take\n"
+           "              back moves until it is your turn again (usually two;\n"
+           "              a computer's opening move is never taken back)\n"
+           "  redo        replay what undo took back, up to your next turn\n"
+           "  save FILE   write the record of the moves played so far to FILE\n"
+           "  quit        stop here; the result is \"unfinished\"\n"
+           "  help        show this list\n");
+}
+
+/* Plays mark at (row, col) and reports it; "what" is how the user named the
+ * cell, for the explanation when the move is rejected. */
+static int apply_move(struct session *s, int row, int col, const char *what)
+{
+    char name[NAME_CAP], last[NAME_CAP];
+    int mark = ttt_to_move(s->game);
+    int status = ttt_play(s->game, mark, row, col, NULL);
+    int n = ttt_size(s->game);
+
+    if (status == TTT_OK) {
+        printf("%c plays %s\n", mark_char(mark), cell_name(row, col, name));
+        s->board_shown = 0;
+        return TTT_OK;
+    }
+    printf("cannot play %s: %s", what, ttt_strerror(status));
+    if (status == TTT_E_OCCUPIED) {
+        int there = TTT_EMPTY;
+        ttt_cell(s->game, row, col, &there);
+        printf(" (%c is on %s)", mark_char(there), cell_name(row, col, name));
+    } else if (status == TTT_E_OFF_BOARD) {
+        printf(" (the %dx%d board runs from a1 to %s; numbers count from 1)", n,
+               n, cell_name(n - 1, n - 1, last));
+    }
+    putchar('\n');
+    return status;
+}
+
+/* Takes back the last move, and more while that would leave a computer
+ * player to move, so a human gets their own turn back. Undoing the move at
+ * ply p gives the turn to whoever made it. */
+static int undo_to_human(struct session *s)
+{
+    char name[NAME_CAP];
+    int ply = ttt_ply(s->game), count = 0;
+
+    /* Find how far back the nearest human move is before changing anything,
+     * so that a refused undo changes nothing. */
+    for (int p = ply - 1; p >= 0; p--) {
+        int mark = TTT_EMPTY;
+        ttt_move_at(s->game, p, &mark, NULL, NULL);
+        count++;
+        if (s->player[side_index(mark)] == PLAYER_HUMAN)
+            break;
+        if (p == 0)
+            count = 0; /* only computer moves: undoing would hand it back */
+    }
+    if (count == 0) {
+        printf("undo: %s\n", ttt_strerror(TTT_E_NO_UNDO));
+        return TTT_E_NO_UNDO;
+    }
+    while (count-- > 0) {
+        int mark = TTT_EMPTY, row = 0, col = 0;
+        ttt_move_at(s->game, ttt_ply(s->game) - 1, &mark, &row, &col);
+        ttt_undo(s->game);
+        printf("took back %c %s\n", mark_char(mark), cell_name(row, col, name));
+    }
+    s->board_shown = 0;
+    return TTT_OK;
+}
+
+/* Redoes one move, then more while a computer would be to move, so redo
+ * retraces what undo took back. */
+static int redo_to_human(struct session *s)
+{
+    char name[NAME_CAP];
+    int status = ttt_redo(s->game);
+
+    if (status != TTT_OK) {
+        printf("redo: %s\n", ttt_strerror(status));
+        return status;
+    }
+    for (;;) {
+        int mark = TTT_EMPTY, row = 0, col = 0, next;
+        ttt_move_at(s->game, ttt_ply(s->game) - 1, &mark, &row, &col);
+        printf("replayed %c %s\n", mark_char(mark), cell_name(row, col, name));
+        next = ttt_to_move(s->game);
+        if (next == TTT_EMPTY || s->player[side_index(next)] == PLAYER_HUMAN ||
+            ttt_redo(s->game) != TTT_OK)
+            break;
+    }
+    s->board_shown = 0;
+    return TTT_OK;
+}
+
+/* Writes the game record to path. */
+static void save_game(struct session *s, const char *path)
+{
+    size_t len = 0;
+    char *text;
+    FILE *f;
+    int written, err;
+    int status = ttt_game_save(s->game, NULL, 0, &len);
+
+    if (status != TTT_OK && status != TTT_E_BUFFER) {
+        printf("save: %s\n", ttt_strerror(status));
+        return;
+    }
+    text = malloc(len + 1);
+    if (text == NULL) {
+        printf("save: %s\n", ttt_strerror(TTT_E_NOMEM));
+        return;
+    }
+    status = ttt_game_save(s->game, text, len + 1, &len);
+    if (status != TTT_OK) {
+        printf("save: %s\n", ttt_strerror(status));
+        free(text);
+        return;
+    }
+    f = fopen(path, "w");
+    if (f == NULL) {
+        printf("save: cannot write %s: %s\n", path, strerror(errno));
+        free(text);
+        return;
+    }
+    written = fwrite(text, 1, len, f) == len;
+    err = errno;
+    /* Data may sit in the stream's buffer until fclose, so check it too. */
+    if (fclose(f) != 0 && written) {
+        written = 0;
+        err = errno;
+    }
+    if (written)
+        printf("saved %d moves to %s\n", ttt_ply(s->game), path);
+    else
+        printf("save: cannot write %s: %s\n", path, strerror(err));
+    free(text);
+}
+
+/* Reads one line of at most INPUT_CAP - 1 bytes into buf, without its line
+ * ending. Returns 1 for a line, 0 at end of input, -1 for an overlong line
+ * or one holding a NUL byte (the whole line is read and thrown away). A
+ * byte at a time, so that a NUL byte is seen wherever it is: the string
+ * functions would stop at it and take "b2\0zz" for "b2". */
+static int read_line(char *buf)
+{
+    size_t n = 0;
+    int c, seen_any = 0, malformed = 0;
+
+    while ((c = getchar()) != EOF && c != '\n') {
+        seen_any = 1;
+        if (c == '\0' || n == INPUT_CAP - 1)
+            malformed = 1;
+        else
+            buf[n++] = (char)c;
+    }
+    if (c == EOF && !seen_any)
+        return 0;
+    buf[n] = '\0';
+    if (malformed)
+        return -1;
+    if (n > 0 && buf[n - 1] == '\r') /* tolerate CRLF input */
+        buf[--n] = '\0';
+    return 1;
+}
+
+/* Splits off the first whitespace-separated word of *text (NUL-terminating
+ * it) and advances *text past the following whitespace. */
+static char *next_word(char **text)
+{
+    char *p = *text, *word;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    word = p;
+    while (*p != '\0' && *p != ' ' && *p != '\t')
+        p++;
+    if (*p != '\0')
+        *p++ = '\0';
+    while (*p == ' ' || *p == '\t')
+        p++;
+    *text = p;
+    return word;
+}
+
+/* Handles one typed move: "b2" or "row col" (1-based). */
+static void human_move(struct session *s, char *first, char *rest)
+{
+    int row, col;
+    size_t used = 0;
+
+    if (*rest == '\0') {
+        size_t len = strlen(first);
+        int status = ttt_parse_cell(first, len, &row, &col, &used);
+        if (status != TTT_OK || used != len) {
+            /* Echo at most 40 bytes: enough to recognise a typo. */
+            printf("'%.40s%s' is not a move: %s (moves look like b2 or "
+                   "\"2 2\"; type help)\n", first, len > 40 ? "..." : "",
+                   ttt_strerror(TTT_E_PARSE));
+            return;
+        }
+        apply_move(s, row, col, first);
+    } else {
+        char what[INPUT_CAP + 2];
+        char *second = next_word(&rest);
+        long r, c;
+        /* Out-of-range numbers still reach ttt_play, which explains them;
+         * the bounds only keep the 0-based values inside int. */
+        if (*rest != '\0' || parse_long(first, INT_MIN + 1, INT_MAX, &r) != 0 ||
+            parse_long(second, INT_MIN + 1, INT_MAX, &c) != 0) {
+            printf("not a move: %s (moves look like b2 or \"2 2\", row then "
+                   "column from 1; type help)\n", ttt_strerror(TTT_E_PARSE));
+            return;
+        }
+        snprintf(what, sizeof what, "%s %s", first, second);
+        apply_move(s, (int)(r - 1), (int)(c - 1), what);
+    }
+}
+
+/* Names an empty cell for the prompt's example: the centre while it is
+ * free, else the first free cell, so the example is always a legal move. */
+static const char *example_cell(const ttt_game *g, char *buf)
+{
+    int n = ttt_size(g), mark = TTT_X;
+
+    ttt_cell(g, n / 2, n / 2, &mark);
+    if (mark == TTT_EMPTY)
+        return cell_name(n / 2, n / 2, buf);
+    for (int r = 0; r < n; r++)
+        for (int c = 0; c < n; c++) {
+            mark = TTT_X;
+            ttt_cell(g, r, c, &mark);
+            if (mark == TTT_EMPTY)
+                return cell_name(r, c, buf);
+        }
+    return cell_name(0, 0, buf);
+}
+
+/* Shows the prompt (on a terminal), reads one line and acts on it. Returns
+ * 1 when the game should stop (quit or end of input), else 0. */
+int human_turn(struct session *s)
+{
+    char line[INPUT_CAP], name[NAME_CAP];
+    char *rest = line, *word;
+    int got;
+
+    if (s->interactive) {
+        if (!s->board_shown) {
+            putchar('\n');
+            print_board(s->game);
+            s->board_shown = 1;
+        }
+        printf("%c to move (e.g. %s): ", mark_char(ttt_to_move(s->game)),
+               example_cell(s->game, name));
+    }
+    fflush(stdout);
+    got = read_line(line);
+    if (got == 0) {
+        if (s->interactive)
+            putchar('\n'); /* end the prompt's line */
+        return 1;
+    }
+    if (got < 0) {
+        printf("line ignored: longer than %d bytes or holding a NUL byte\n",
+               INPUT_CAP - 1);
+        return 0;
+    }
+
+    word = next_word(&rest);
+    if (*word == '\0')
+        return 0; /* blank lines are harmless */
+    if (strcmp(word, "quit") == 0 && *rest == '\0')
+        return 1;
+    if (strcmp(word, "help") == 0 && *rest == '\0')
+        print_play_help();
+    else if (strcmp(word, "undo") == 0 && *rest == '\0')
+        undo_to_human(s);
+    else if (strcmp(word, "redo") == 0 && *rest == '\0')
+        redo_to_human(s);
+    else if (strcmp(word, "save") == 0) {
+        /* The file name is the rest of the line, spaces included. */
+        size_t n = strlen(rest);
+        while (n > 0 && (rest[n - 1] == ' ' || rest[n - 1] == '\t'))
+            rest[--n] = '\0';
+        if (n == 0)
+            printf("save: which file? (save FILE)\n");
+        else
+            save_game(s, rest);
+    } else
+        human_move(s, word, rest);
+    return 0;
+}
+
+/* Lets a computer player move. Returns its status; a failure stops the game
+ * rather than looping forever. */
+int computer_turn(struct session *s, enum player_kind kind)
+{
+    int row = 0, col = 0;
+    int status = computer_move(&s->engine, s->game, kind, &row, &col);
+    char name[NAME_CAP];
+
+    if (status == TTT_OK)
+        status = apply_move(s, row, col, cell_name(row, col, name));
+    else
+        printf("%s player failed: %s\n", player_kind_name(kind),
+               ttt_strerror(status));
+    return status;
+}

@@ -1,0 +1,361 @@
+/* bot.c - ttt_best_move: the strong bot (a beam search over the search board) and the perfect one (the solver). */
+#include <string.h>
+
+#include "random.h"
+#include "solver.h"
+
+/* ------------------------------------------------------------------------ */
+/* Strong bot                                                                */
+
+/*
+ * For boards too large to solve: iterative-deepening alpha-beta within the
+ * node budget, scoring the leaves by the window weights (each extra mark in
+ * a window that is still one-sided multiplies its weight by eight). Every
+ * node first applies the solver's immediate checks: a completion cell of
+ * the mover wins, two of the opponent's lose, one must be blocked (and the
+ * forced reply does not use up depth). So a win in one and a block are
+ * found at the root, a double threat one ply later, and an open three
+ * (which becomes a double threat if left alone) two plies later. Candidate
+ * cells are the live cells sharing a window with some mark; the root tries
+ * its best BOT_ROOT_MAX by weight, inner nodes their best BOT_BEAM.
+ * Positions with few empty cells are handed to the exact solver first.
+ */
+
+#define BOT_WIN (INT64_C(1) << 50)
+#define BOT_INF (INT64_C(1) << 52)
+#define BOT_BEAM 12
+#define BOT_SOLVE_EMPTY 16      /* try the exact solver from this many empty cells */
+#define BOT_DEFAULT_BUDGET 100000
+/* On long windows a position costs the bot far more: a mark changes the
+ * sums of some 8K cells and the candidates lie along every mark's lines,
+ * about K * K steps in all, so the default budget shrinks with K to keep
+ * one move near 0.1 s: 100000 positions up to K = 25. */
+#define BOT_DEFAULT_WORK 64000000
+
+static uint64_t default_bot_budget(int32_t k)
+{
+    uint64_t budget = BOT_DEFAULT_WORK / ((uint64_t)k * (uint64_t)k);
+    return budget < BOT_DEFAULT_BUDGET ? budget : BOT_DEFAULT_BUDGET;
+}
+#define BOT_ROOT_MAX 64          /* root moves searched: the best by weight */
+#define BOT_MOVE_LIST_BYTES ((size_t)64 << 20)
+
+typedef struct bot {
+    sboard b;
+    move_stack moves;
+    uint64_t nodes;
+    uint64_t budget;
+    int stopped;
+    int status;
+} bot;
+
+static int64_t bot_eval(const sboard *b, int me)
+{
+    int64_t e = me == 0 ? b->eval : -b->eval;
+    /* In misère more marks in a one-sided window is worse, not better. */
+    return b->misere ? -e : e;
+}
+
+/* 0 .. 127, higher nearer the centre of the board. */
+static int64_t centrality(const sboard *b, int32_t cell)
+{
+    int32_t row = cell / b->n, col = cell % b->n, half = b->n / 2;
+    int32_t dr = row > half ? row - half : half - row;
+    int32_t dc = col > half ? col - half : half - col;
+    int32_t far = dr > dc ? dr : dc;
+    return far > 127 ? 0 : 127 - far;
+}
+
+/* Pushes the candidate cells of the node, each scored for ordering;
+ * returns how many, or ttt__push_move's failure. */
+static int32_t bot_candidates(bot *s, int me)
+{
+    sboard *b = &s->b;
+    int opp = 1 - me;
+    int any_mark = b->empty < b->nn;
+    /* With marks on the board the candidates are touched cells, listed by
+     * the board: no pass over the whole board at every node. */
+    int32_t listed = any_mark ? b->touched_count : b->nn;
+    int32_t count = 0;
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = any_mark ? b->touched[i] : i;
+        if (b->cells[cell] != TTT_EMPTY || b->sums[cell].live == 0)
+            continue;
+        int64_t score = 2 * b->sums[cell].weight[me] + b->sums[cell].weight[opp];
+        if (b->misere)
+            score = SCORE_CAP / 4096 - score -
+                    (b->threat_hits[me][cell] > 0 ? SCORE_CAP / 8192 : 0);
+        /* Ties go to the cell nearer the centre; the low bits are left for
+         * the root's seeded jitter. (Only absurd K reach the clamp.) */
+        if (score > SCORE_CAP / 1024 - 1)
+            score = SCORE_CAP / 1024 - 1;
+        score = score * 1024 + centrality(b, cell) * 8;
+        int status = ttt__push_move(&s->moves, cell, score);
+        if (status != TTT_OK)
+            return status;
+        count++;
+    }
+    if (count == 0) {
+        /* Only dead or far cells remain: any one of them will do, the
+         * first live one, else the first empty one. */
+        int32_t fallback = -1;
+        for (int32_t cell = 0; cell < b->nn; cell++) {
+            if (b->cells[cell] != TTT_EMPTY)
+                continue;
+            if (fallback < 0)
+                fallback = cell;
+            if (b->sums[cell].live > 0) {
+                int status = ttt__push_move(&s->moves, cell, 1);
+                if (status != TTT_OK)
+                    return status;
+                return 1;
+            }
+        }
+        if (fallback >= 0) {
+            int status = ttt__push_move(&s->moves, fallback, 0);
+            if (status != TTT_OK)
+                return status;
+            count = 1;
+        }
+    }
+    return count;
+}
+
+/* The score for player me (0 for X, 1 for O) of a game that just ended in
+ * state: 0 for a draw, win for a win, -win for a loss. */
+static int64_t ended_score(int state, int me, int64_t win)
+{
+    if (state == TTT_DRAW)
+        return 0;
+    return state == ttt__won_state(0, ttt__mark_of(me)) ? win : -win;
+}
+
+static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
+                        int ply)
+{
+    sboard *b = &s->b;
+    if (s->stopped)
+        return 0;
+    if (s->nodes >= s->budget || ply >= MAX_SEARCH_DEPTH) {
+        s->stopped = 1;
+        return 0;
+    }
+    s->nodes++;
+    int me = sboard_mover(b), opp = 1 - me;
+    int32_t forced = -1;
+    if (!b->misere) {
+        if (b->threat_cells[me] > 0)
+            return BOT_WIN - ply;
+        if (b->threat_cells[opp] >= 2)
+            return -(BOT_WIN - ply - 1);
+        if (b->threat_cells[opp] == 1)
+            forced = (int32_t)b->threat_sum[opp];
+        if (!can_complete(b, me) && !can_complete(b, opp))
+            return 0;
+    }
+    if (depth <= 0 && forced < 0)
+        return bot_eval(b, me);
+
+    size_t base = s->moves.top;
+    int32_t count;
+    if (forced >= 0) {
+        int status = ttt__push_move(&s->moves, forced, 0);
+        count = status == TTT_OK ? 1 : status;
+    } else {
+        count = bot_candidates(s, me);
+    }
+    if (count < 0) {
+        /* At the lists' cap the search stops as at its node budget, with
+         * the last completed iteration's move. */
+        s->moves.top = base;
+        s->stopped = 1;
+        if (count == TTT_E_NOMEM)
+            s->status = TTT_E_NOMEM;
+        return 0;
+    }
+    ttt__select_moves(s->moves.keys, base, base + (size_t)count, BOT_BEAM);
+    if (count > BOT_BEAM)
+        count = BOT_BEAM;
+
+    int64_t best = -BOT_INF;
+    for (int32_t i = 0; i < count; i++) {
+        int32_t cell = move_cell(s->moves.keys[base + (size_t)i]);
+        ttt__sboard_place(b, cell, me);
+        int64_t v;
+        int state = sboard_state(b, me);
+        if (state != TTT_IN_PROGRESS)
+            v = ended_score(state, me, BOT_WIN - ply - 1);
+        else
+            v = -bot_node(s, forced >= 0 ? depth : depth - 1, -beta, -alpha, ply + 1);
+        ttt__sboard_remove(b, cell);
+        if (s->stopped)
+            break;
+        if (v > best) {
+            best = v;
+            if (v > alpha)
+                alpha = v;
+            if (v >= beta)
+                break;
+        }
+    }
+    s->moves.top = base;
+    return best;
+}
+
+/* The strong bot's choice for a position in progress. */
+static int strong_move(const ttt_game *game, const snapshot *snap,
+                       uint64_t budget, uint64_t *seed, int32_t *cell_out)
+{
+    bot s;
+    memset(&s, 0, sizeof s);
+    carver sizes = {NULL, 0, 0};
+    ttt__sboard_size(&sizes, &s.b, snap->n, snap->k, 0);
+    if (sizes.overflow)
+        return TTT_E_NOMEM;
+    void *block = engine_alloc(game, sizes.used);
+    if (!block)
+        return TTT_E_NOMEM;
+    carver parts = {block, 0, 0};
+    ttt__sboard_size(&parts, &s.b, snap->n, snap->k, 0);
+    ttt__sboard_init(&s.b, snap, 0);
+    s.moves.game = game;
+    s.moves.limit = BOT_MOVE_LIST_BYTES / sizeof(int64_t);
+    s.budget = UINT64_MAX; /* the first iteration always completes */
+    s.status = TTT_OK;
+    sboard *b = &s.b;
+    int me = sboard_mover(b);
+
+    int32_t chosen = -1;
+    if (!b->misere && b->threat_cells[me] > 0) {
+        chosen = ttt__some_threat_cell(b, me);
+    } else if (!b->misere && b->threat_cells[1 - me] > 0) {
+        chosen = ttt__some_threat_cell(b, 1 - me);
+    } else {
+        int32_t count = bot_candidates(&s, me);
+        if (count < 0) {
+            s.status = count;
+        } else {
+            /* Seeded tie-breaks: random low-order bits among equals. */
+            if (seed) {
+                for (int32_t i = 0; i < count; i++) {
+                    int64_t key = s.moves.keys[i];
+                    int64_t jitter = (int64_t)ttt__random_below(seed, 8);
+                    s.moves.keys[i] = key + (jitter << CELL_BITS);
+                }
+            }
+            if (count > BOT_ROOT_MAX) {
+                ttt__select_top(s.moves.keys, (size_t)count, BOT_ROOT_MAX);
+                count = BOT_ROOT_MAX;
+            }
+            ttt__sort_moves(s.moves.keys, 0, (size_t)count);
+            s.moves.top = (size_t)count;
+            chosen = move_cell(s.moves.keys[0]);
+            for (int depth = 1; depth <= b->empty && !s.stopped; depth++) {
+                int64_t alpha = -BOT_INF, best_score = -BOT_INF;
+                int32_t best_index = 0;
+                for (int32_t i = 0; i < count; i++) {
+                    int32_t cell = move_cell(s.moves.keys[i]);
+                    ttt__sboard_place(b, cell, me);
+                    int64_t v;
+                    int state = sboard_state(b, me);
+                    if (state != TTT_IN_PROGRESS)
+                        v = ended_score(state, me, BOT_WIN);
+                    else
+                        v = -bot_node(&s, depth - 1, -BOT_INF, -alpha, 1);
+                    ttt__sboard_remove(b, cell);
+                    if (s.stopped)
+                        break;
+                    if (v > best_score) {
+                        best_score = v;
+                        best_index = i;
+                        if (v > alpha)
+                            alpha = v;
+                    }
+                }
+                if (s.stopped)
+                    break;
+                /* The completed iteration's best leads the next one. */
+                int64_t first = s.moves.keys[best_index];
+                memmove(s.moves.keys + 1, s.moves.keys, (size_t)best_index * sizeof(int64_t));
+                s.moves.keys[0] = first;
+                chosen = move_cell(first);
+                if (best_score >= BOT_WIN - MAX_SEARCH_DEPTH ||
+                    best_score <= -(BOT_WIN - MAX_SEARCH_DEPTH))
+                    break; /* decided: deeper search changes nothing */
+                s.budget = budget;
+            }
+        }
+    }
+    int status = s.status;
+    engine_free(game, s.moves.keys);
+    engine_free(game, block);
+    if (status != TTT_OK)
+        return status;
+    *cell_out = chosen;
+    return TTT_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* ttt_best_move                                                             */
+
+/* A uniformly chosen optimal move of a solve, or the only one. */
+static int32_t pick_optimal(const solve_result *r, uint64_t *seed)
+{
+    if (r->best_count <= 1 || !seed)
+        return r->best[0];
+    return r->best[ttt__random_below(seed, (uint32_t)r->best_count)];
+}
+
+int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
+                  uint64_t *seed, int *row, int *col)
+{
+    if (!game || !row || !col ||
+        (level != TTT_BOT_RANDOM && level != TTT_BOT_STRONG &&
+         level != TTT_BOT_PERFECT) ||
+        (level == TTT_BOT_RANDOM && !seed))
+        return TTT_E_INVALID;
+    if (level == TTT_BOT_RANDOM)
+        return ttt_random_move(game, seed, row, col);
+
+    int32_t n = game->board.n, nn = game->board.nn;
+    snapshot snap;
+    solve_result r;
+    void *block = ttt__start_solve(game, &snap, &r);
+    if (!block)
+        return TTT_E_NOMEM;
+
+    /* Work on a copy of the seed: a failed call leaves it as it was. */
+    uint64_t seed_copy = seed ? *seed : 0;
+    uint64_t *rng = seed ? &seed_copy : NULL;
+    int status;
+    int32_t cell = -1;
+    ttt_solution found;
+    memset(&found, 0, sizeof found);
+    if (snap.state != TTT_IN_PROGRESS) {
+        status = TTT_E_GAME_OVER;
+    } else if (level == TTT_BOT_PERFECT) {
+        status = ttt__run_solve(game, &snap, node_budget, 0, 1, &r, &found);
+        if (status == TTT_OK)
+            cell = pick_optimal(&r, rng);
+    } else {
+        uint64_t budget = node_budget ? node_budget : default_bot_budget(snap.k);
+        status = TTT_E_BUDGET;
+        if (nn - snap.ply <= BOT_SOLVE_EMPTY) {
+            /* Small enough to try exactly: half the budget. */
+            status = ttt__run_solve(game, &snap, budget / 2 + 1, 0, 1, &r, &found);
+            if (status == TTT_OK)
+                cell = pick_optimal(&r, rng);
+            budget -= found.nodes < budget ? found.nodes : budget - 1;
+        }
+        if (status == TTT_E_BUDGET)
+            status = strong_move(game, &snap, budget, rng, &cell);
+    }
+    engine_free(game, block);
+    if (status != TTT_OK)
+        return status;
+    if (seed)
+        *seed = seed_copy;
+    *row = cell / n;
+    *col = cell % n;
+    return TTT_OK;
+}

@@ -1,0 +1,140 @@
+/* engine.h - what the engine's files share: its use of the game's allocator, one-block scratch memory, the snapshot of a game, the eight symmetries of the square. */
+#ifndef TTT_ENGINE_H
+#define TTT_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "internal.h"
+
+/*
+ * Everything here reads a game through a snapshot taken under the game's
+ * lock and then works on memory of its own, so a search never holds the lock
+ * and never changes the game. Memory comes from the game's
+ * allocator and is released before each call returns. Nothing reads a clock:
+ * the same arguments give the same answer on every platform.
+ */
+
+/* ------------------------------------------------------------------------ */
+/* Whose move                                                                */
+
+/*
+ * The engine names a player by an index p: 0 for X, 1 for O, the index of
+ * every per-player array, and the player to move is the ply's parity
+ * (sboard_mover). The game's marks (TTT_X, TTT_O) appear only where the
+ * engine reads a snapshot or hands back a state, through these two.
+ */
+static inline int ttt__player_of(int mark)
+{
+    return mark == TTT_X ? 0 : 1;
+}
+
+static inline int ttt__mark_of(int p)
+{
+    return p == 0 ? TTT_X : TTT_O;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+
+static inline void *engine_alloc(const ttt_game *game, size_t bytes)
+{
+    /* The allocator is fixed at creation, so reading it needs no lock. */
+    return game->alloc.alloc(game->alloc.user, bytes ? bytes : 1);
+}
+
+static inline void engine_free(const ttt_game *game, void *ptr)
+{
+    if (ptr)
+        game->alloc.dealloc(game->alloc.user, ptr);
+}
+
+/* a * b into *out; 0 if it does not fit in a size_t. */
+static inline int size_mul(size_t a, size_t b, size_t *out)
+{
+    if (b != 0 && a > (size_t)-1 / b)
+        return 0;
+    *out = a * b;
+    return 1;
+}
+
+/* Hands out 8-byte aligned pieces of one block, so a search makes one
+ * allocation for all of its arrays. Sizing and carving share the code: with
+ * base NULL it only adds up the bytes. */
+typedef struct carver {
+    char *base;
+    size_t used;
+    int overflow;
+} carver;
+
+static inline void *carve(carver *carver, size_t count, size_t elem)
+{
+    size_t bytes;
+    if (!size_mul(count, elem, &bytes) || bytes > (size_t)-1 / 2 ||
+        carver->used > (size_t)-1 / 2 - bytes) {
+        carver->overflow = 1;
+        return NULL;
+    }
+    bytes = (bytes + 7) & ~(size_t)7;
+    void *piece = carver->base ? carver->base + carver->used : NULL;
+    carver->used += bytes;
+    return piece;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Snapshot                                                                  */
+
+/* What the engine needs of a game, copied under its lock. */
+typedef struct snapshot {
+    int32_t n;
+    int32_t k;
+    int32_t nn;
+    int32_t ply;
+    int32_t state;
+    int32_t misere;
+    int32_t early_draw;
+    int8_t *cells; /* nn marks, row-major; memory owned by the caller */
+} snapshot;
+
+/* Size and win length never change after creation, so the caller can size
+ * snap->cells before taking the lock. */
+static inline void take_snapshot(const ttt_game *game, snapshot *snap)
+{
+    snap->n = game->board.n;
+    snap->k = game->board.k;
+    snap->nn = game->board.nn;
+    ttt__lock(game);
+    snap->ply = game->board.nn - game->board.empty_count;
+    snap->state = game->state;
+    snap->misere = game->misere;
+    snap->early_draw = game->early_draw;
+    for (int32_t cell = 0; cell < snap->nn; cell++)
+        snap->cells[cell] = (int8_t)ttt__board_mark(&game->board, cell);
+    ttt__unlock(game);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Symmetries of the square                                                  */
+
+/* The image of (row, col) under symmetry s of the n x n square: the four
+ * rotations, then the four reflections. */
+static inline int32_t symmetric_cell(int32_t n, int s, int32_t row, int32_t col)
+{
+    int32_t m = n - 1;
+    switch (s) {
+    case 0: return row * n + col;
+    case 1: return col * n + (m - row);
+    case 2: return (m - row) * n + (m - col);
+    case 3: return (m - col) * n + row;
+    case 4: return row * n + (m - col);
+    case 5: return (m - row) * n + col;
+    case 6: return col * n + row;
+    default: return (m - col) * n + (m - row);
+    }
+}
+
+/* The symmetry that undoes symmetry s. */
+static const int inverse_symmetry[8] = {0, 3, 2, 1, 4, 5, 6, 7};
+
+#endif /* TTT_ENGINE_H */
