@@ -58,7 +58,7 @@ variant() {
 # 1. A field inserted in the middle of a public struct moves the later ones.
 copy_tree "$work/event-field"
 edit "$work/event-field/include/ttt.h" \
-  "re.sub(r'(typedef struct ttt_event \{\n[^}]*?int32_t mark;[^\n]*\n)', r'\1    int32_t flags;\n', s, count=1)"
+  "re.sub(r'(typedef struct ttt_event \{\n[^}]*?\n)(\s*int32_t row;)', r'\1    int32_t flags;\n\2', s, count=1)"
 variant event-field fail
 
 # 1b. The same in ttt_solution, which ttt_solve fills in.
