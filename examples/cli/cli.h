@@ -108,4 +108,7 @@ int parse_options(const char *cmd, unsigned allowed, int argc,
                   char **argv, struct options *o, int *npos);
 int make_game(const struct options *o, ttt_game **g);
 
+/* brain.c */
+int cmd_brain(int argc, char **argv);
+
 #endif /* TTT_CLI_H */

@@ -440,6 +440,8 @@ int main(int argc, char **argv)
         return cmd_solve(argc - 2, argv + 2);
     if (strcmp(cmd, "match") == 0)
         return cmd_match(argc - 2, argv + 2);
+    if (strcmp(cmd, "brain") == 0)
+        return cmd_brain(argc - 2, argv + 2);
     fprintf(stderr, "ttt: unknown command '%s'\n", cmd);
     return usage_error();
 }

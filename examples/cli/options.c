@@ -27,6 +27,8 @@ void print_usage(FILE *out)
             "       ttt match --x KIND --o KIND [options]\n"
             "                                        play computer players against\n"
             "                                        each other\n"
+            "       ttt brain                        play Gomoku (five in a row) over the\n"
+            "                                        Gomocup protocol on stdin/stdout\n"
             "       ttt help | --help                show this help\n"
             "       ttt --version                    show the library version\n"
             "\n"
