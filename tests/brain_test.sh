@@ -137,7 +137,8 @@ answer 1 | grep -q '^MESSAGE ' && answer 2 | grep -q '^ERROR ' &&
     [ "$(wc -l <"$out")" -eq 4 ]
 report "INFO: silent for known and unknown keys, MESSAGE for renju, ERROR for bad values" $?
 
-# Each answer within INFO timeout_turn on a 20x20 board: the brain gets
+# Each answer within INFO timeout_turn on a 20x20 board (1 s: less than
+# the brain spends by default, so the INFO must take effect): the brain gets
 # one command at a time through a pipe, and each answer is timed. The
 # opponent takes the first empty cell of the top row.
 if date +%s%N | grep -q '^[0-9]*$'; then
@@ -145,7 +146,7 @@ if date +%s%N | grep -q '^[0-9]*$'; then
     timeout 120 "$TTT" brain <"$tmp/to" >"$tmp/from" 2>"$err" &
     brain_pid=$!
     exec 3>"$tmp/to" 4<"$tmp/from"
-    limit=2000
+    limit=1000
     printf 'INFO timeout_turn %d\r\nSTART 20\r\n' "$limit" >&3
     read -r line <&4
     taken=" "

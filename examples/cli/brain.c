@@ -452,9 +452,9 @@ static void info(struct brain *b, const char *args)
             answer("ERROR INFO %s needs milliseconds, 0 or more", key);
             return;
         }
-        if (key[5] == 't')
+        if (strcmp(key, "timeout_turn") == 0)
             b->timeout_turn = v;
-        else if (key[5] == 'm')
+        else if (strcmp(key, "timeout_match") == 0)
             b->timeout_match = v;
         else
             b->time_left = v;
