@@ -147,7 +147,6 @@ static void calibrate(struct brain *b)
     static const int offsets[][2] = {{0, 0}, {1, 1}, {0, 1}};
     const uint64_t budget = 30000;
     ttt_game *g = NULL;
-    double start, spent;
     int row, col, c = b->size / 2;
 
     b->nodes_per_ms = 1000.0; /* a cautious guess if the measure fails */
@@ -160,10 +159,10 @@ static void calibrate(struct brain *b)
             ttt_play_next(g, r, k, NULL);
     }
     if (ttt_state(g) == TTT_IN_PROGRESS) {
-        start = now_ms();
+        double start = now_ms();
         if (ttt_best_move(g, TTT_BOT_STRONG, budget, NULL, &row, &col) ==
             TTT_OK) {
-            spent = now_ms() - start;
+            double spent = now_ms() - start;
             b->nodes_per_ms = (double)budget / (spent > 0.5 ? spent : 0.5);
         }
     }
@@ -235,7 +234,7 @@ static void move_and_answer(struct brain *b)
 }
 
 /* START size (and RECTSTART with equal sides). */
-static void start(struct brain *b, long size)
+static void start_game(struct brain *b, long size)
 {
     ttt_game *g = NULL;
     int status;
@@ -539,7 +538,7 @@ static int command(struct brain *b, const char *line)
         if (parse_number(args, LONG_MIN, LONG_MAX, &v[0]) != 0)
             answer("ERROR START needs a board size");
         else
-            start(b, v[0]);
+            start_game(b, v[0]);
         return 0;
     }
     if (strcmp(word, "RECTSTART") == 0) {
@@ -548,7 +547,7 @@ static int command(struct brain *b, const char *line)
         else if (v[0] != v[1])
             answer("ERROR rectangular boards are not supported");
         else
-            start(b, v[0]);
+            start_game(b, v[0]);
         return 0;
     }
     if (strcmp(word, "RESTART") == 0 || strcmp(word, "BEGIN") == 0 ||
@@ -624,7 +623,7 @@ int cmd_brain(int argc, char **argv)
     struct brain b;
     char line[LINE_CAP];
     size_t len = 0;
-    int c, too_long = 0, has_nul = 0, done = 0;
+    int too_long = 0, has_nul = 0, done = 0;
 
     if (argc > 0 && (strcmp(argv[0], "--help") == 0 ||
                      strcmp(argv[0], "-h") == 0)) {
@@ -643,7 +642,7 @@ int cmd_brain(int argc, char **argv)
 
     /* Lines end in CR LF, LF or CR; the empty lines between are skipped. */
     while (!done) {
-        c = getchar();
+        int c = getchar();
         if (c != EOF && c != '\n' && c != '\r') {
             if (c == '\0')
                 has_nul = 1;
@@ -668,11 +667,11 @@ int cmd_brain(int argc, char **argv)
             else
                 answer("ERROR the line holds a NUL byte");
         } else {
-            const char *start_of = line;
-            while (*start_of == ' ' || *start_of == '\t')
-                start_of++;
-            if (*start_of != '\0')
-                done = command(&b, start_of);
+            const char *text = line;
+            while (*text == ' ' || *text == '\t')
+                text++;
+            if (*text != '\0')
+                done = command(&b, text);
         }
         len = 0;
         too_long = has_nul = 0;
