@@ -32,7 +32,7 @@ ninja -C "$build" >"$work/ninja.log" 2>&1 || { cat "$work/ninja.log"; exit 1; }
 # checked below instead).
 tests=$(meson test -C "$build" --list 2>/dev/null |
   sed -n 's/^libttt[^/]* \/ //p' |
-  grep -vxE 'python|python-demo|rust|consumer|cli|symbols')
+  grep -vxE 'python|python-demo|rust|consumer|cli|brain|symbols')
 echo "$target: running $(echo $tests | wc -w) tests: $(echo $tests)"
 # qemu and wine are 3-20x slower than the machine itself.
 meson test -C "$build" --no-rebuild --print-errorlogs --timeout-multiplier 4 $tests
