@@ -127,6 +127,19 @@ session "START 15\r\nBEGIN\r\nTAKEBACK $first\r\nBEGIN\r\nTAKEBACK 0,0\r\nEND\r\
     answer 5 | grep -q '^ERROR '
 report "TAKEBACK of the last stone: OK (the board is empty again); of an empty cell: ERROR" $?
 
+# After a BOARD the stones' order is free: a stone of the side that moved
+# last may be taken back even if it was not given last. INFO timeout_turn 0
+# (as fast as possible) gives a fixed node budget, so the same move twice.
+board='INFO timeout_turn 0\r\nSTART 15\r\nBOARD\r\n7,7,2\r\n8,8,1\r\n0,0,2\r\nDONE\r\n'
+session "$board"
+mine=$(answer 2)
+session "${board}TAKEBACK 7,7\r\nTAKEBACK $mine\r\nTAKEBACK 7,7\r\nTURN 7,7\r\nEND\r\n"
+reply=$(answer 6)
+is_move "$mine" 15 && answer 3 | grep -q '^ERROR ' && [ "$(answer 4)" = OK ] &&
+    [ "$(answer 5)" = OK ] && is_move "$reply" 15 &&
+    [ "$reply" != 7,7 ] && [ "$reply" != 8,8 ] && [ "$reply" != 0,0 ]
+report "TAKEBACK after BOARD: a stone of the side that moved last, in any order; not the other side's" $?
+
 # --- INFO ------------------------------------------------------------------
 
 # INFO has no answer, but rules the brain does not play get a MESSAGE and
