@@ -635,7 +635,7 @@ static int command(struct brain *b, const char *line)
 int cmd_brain(int argc, char **argv)
 {
     struct brain b;
-    char line[LINE_CAP];
+    char line[LINE_CAP] = {0}; /* all defined, for the analyzers */
     size_t len = 0;
     int too_long = 0, has_nul = 0, done = 0;
 
