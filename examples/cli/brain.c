@@ -394,6 +394,7 @@ static void takeback(struct brain *b, int x, int y)
     struct stone *list;
     size_t count = 0;
     const char *problem;
+    ttt_game *saved = NULL;
 
     ttt_cell(b->game, y, x, &mark);
     if (mark == TTT_EMPTY) {
@@ -406,10 +407,12 @@ static void takeback(struct brain *b, int x, int y)
         answer("OK");
         return;
     }
-    /* Rebuild without it, the brain's stones as 1: set_position then
-     * checks the counts still alternate. */
+    /* Rebuild without it, the brain's stones as 1, once the counts show
+     * that the two sides still alternate; a copy of the game is kept to
+     * put back should the rebuild fail. */
     list = malloc((size_t)plies * sizeof *list);
-    if (list == NULL) {
+    if (list == NULL || ttt_game_clone(b->game, &saved) != TTT_OK) {
+        free(list);
         answer("ERROR TAKEBACK: out of memory");
         return;
     }
@@ -430,6 +433,7 @@ static void takeback(struct brain *b, int x, int y)
         o_count = count - x_count;
         if (x_count != o_count && x_count != o_count + 1) {
             free(list);
+            ttt_game_free(saved);
             answer("ERROR TAKEBACK: %d,%d was not played by the side that "
                    "moved last", x, y);
             return;
@@ -437,10 +441,14 @@ static void takeback(struct brain *b, int x, int y)
     }
     problem = replay_stones(b, list, count, b->own == TTT_X ? 1 : 2);
     free(list);
-    if (problem != NULL)
+    if (problem != NULL) {
+        ttt_game_free(b->game);
+        b->game = saved;
         answer("ERROR TAKEBACK: %s", problem);
-    else
+    } else {
+        ttt_game_free(saved);
         answer("OK");
+    }
 }
 
 static void info(struct brain *b, const char *args)
