@@ -68,7 +68,8 @@ enum {
     OPT_GAMES = 8,   /* --games */
     OPT_SOLVE = 16,  /* --value-only, --budget */
     OPT_NAMES = 32,  /* --x-name, --o-name */
-    OPT_MATCH = 64   /* --best-of, --record */
+    OPT_MATCH = 64,  /* --best-of, --record */
+    OPT_SAVE = 128   /* --save */
 };
 
 /* Every command's options, with their defaults. */
@@ -85,6 +86,7 @@ struct options {
     const char *name[2];    /* --x-name, --o-name; NULL: not given */
     long best_of;           /* 0: no best-of, --games games */
     const char *record_dir; /* NULL: records are not saved */
+    const char *save_path;  /* play --save: the record at the end */
     int value_only;
     int help;
 };

@@ -19,7 +19,8 @@ static int cmd_play(int argc, char **argv)
     int npos, status, computer_failed = 0;
 
     o.player[1] = PLAYER_PERFECT;
-    if (parse_options("play", OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_NAMES,
+    if (parse_options("play",
+                      OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_NAMES | OPT_SAVE,
                       argc, argv, &o, &npos) != 0)
         return usage_error();
     if (o.help) {
@@ -64,6 +65,15 @@ static int cmd_play(int argc, char **argv)
         }
     }
 
+    if (o.save_path != NULL) {
+        const char *why = "";
+        if (save_record(s.game, o.save_path, &why) == 0) {
+            printf("saved %d moves to %s\n", ttt_ply(s.game), o.save_path);
+        } else {
+            fprintf(stderr, "ttt: play: cannot save %s: %s\n", o.save_path, why);
+            computer_failed = 1; /* exit status 1: the record is lost */
+        }
+    }
     putchar('\n');
     print_board(s.game);
     print_outcome(s.game);
@@ -185,6 +195,9 @@ static int cmd_replay(int argc, char **argv)
         printf("\nply %d: %c %s\n", p, mark_char(mark), cell_name(row, col, name));
         print_board(g);
     }
+    /* A resignation or an agreed draw comes back last, after the moves. */
+    while (ttt_redo(g) == TTT_OK)
+        ;
     print_outcome(g);
     printf("result: %s\n", result_text(ttt_state(g)));
     ttt_game_free(g);

@@ -67,9 +67,10 @@ void print_usage(FILE *out)
             "                turns to move first (the --x player in game 1);\n"
             "                at most --games games (default 10*N), so drawn\n"
             "                matches end\n"
+            "  --save FILE   play: write the game's record to FILE when it ends\n"
+            "                (however it ends, even unfinished)\n"
             "  --record DIR  match: save every game's record as DIR/game-<i>.ttt\n"
-            "                (DIR must exist)\n"
-            "                (i from 1), for ttt replay\n",
+            "                (i from 1; DIR must exist), for ttt replay\n",
             TTT_MIN_SIZE, TTT_MAX_SIZE, PERFECT_BUDGET_DEFAULT, TTT_NAME_MAX);
     /* In parts: C compilers need only take string literals of 4095 bytes. */
     fputs("  KIND is one of:\n"
@@ -300,6 +301,8 @@ int parse_options(const char *cmd, unsigned allowed, int argc,
                              &o->best_of);
         if (m == 0 && (allowed & OPT_MATCH))
             m = option_value(argc, argv, &i, "--record", &o->record_dir);
+        if (m == 0 && (allowed & OPT_SAVE))
+            m = option_value(argc, argv, &i, "--save", &o->save_path);
         if (m == 0)
             fprintf(stderr, "ttt: %s: unknown option '%s'\n", cmd, arg);
         if (m <= 0)
