@@ -211,10 +211,9 @@ TTT_API int ttt_game_reset(ttt_game *game);
  * same move takes precedence). Value 0 (no limit, the default) or
  * 1 .. size * size; size * size is the full board, the same game as no
  * limit, and reads back as 0. Costs nothing per move. It is a rule of
- * ttt_play, ttt_play_next, ttt_play_at, ttt_redo and ttt_game_load. The
- * engine below does not know it yet: perft, the position count, the solver,
- * the bots and ttt_random_playouts judge positions as if there were no
- * limit, and ttt_random_playout may play past it. */
+ * ttt_play, ttt_play_next, ttt_play_at, ttt_redo and ttt_game_load, and
+ * of the engine below: perft, the position count, the solver and the bots
+ * judge a position at the limit as drawn, and random playouts stop there. */
 #define TTT_RULE_PLY_LIMIT 3
 
 /* Sets a rule. Only while the history is empty, the game open and nothing

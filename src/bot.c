@@ -146,7 +146,7 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
     if (!b->misere) {
         if (b->threat_cells[me] > 0)
             return BOT_WIN - ply;
-        if (b->threat_cells[opp] >= 2)
+        if (b->threat_cells[opp] >= 2 && plies_left(b) >= 2)
             return -(BOT_WIN - ply - 1);
         if (b->threat_cells[opp] == 1)
             forced = (int32_t)b->threat_sum[opp];

@@ -94,6 +94,7 @@ typedef struct snapshot {
     int32_t state;
     int32_t misere;
     int32_t early_draw;
+    int32_t limit_empty; /* the game's ply limit as an empty-cell count, 0: none */
     int8_t *cells; /* nn marks, row-major; memory owned by the caller */
 } snapshot;
 
@@ -109,6 +110,7 @@ static inline void take_snapshot(const ttt_game *game, snapshot *snap)
     snap->state = game->state;
     snap->misere = game->misere;
     snap->early_draw = game->early_draw;
+    snap->limit_empty = game->limit_empty;
     for (int32_t cell = 0; cell < snap->nn; cell++)
         snap->cells[cell] = (int8_t)ttt__board_mark(&game->board, cell);
     ttt__unlock(game);

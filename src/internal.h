@@ -120,27 +120,32 @@ static inline int ttt__won_state(int misere, int mark)
     return winner == TTT_X ? TTT_X_WON : TTT_O_WON;
 }
 
-/* Whether a position no line was completed in is drawn: a full board, or
- * under the early-draw rule no live line (or window) left. The live count
- * comes by address because it is read only under that rule: the move path
- * then loads nothing more than the empty count. */
-static inline int ttt__drawn(int early_draw, int32_t empty, const int32_t *live)
+/* Whether a position no line was completed in is drawn: the ply limit
+ * reached (limit_empty, the empty-cell count at the limit, is 0 without a
+ * limit, so a full board is the same compare), or under the early-draw rule
+ * no live line (or window) left. The live count comes by address because it
+ * is read only under that rule: the move path then loads nothing more than
+ * the empty count and the limit. */
+static inline int ttt__drawn(int early_draw, int32_t empty, int32_t limit_empty,
+                             const int32_t *live)
 {
-    return empty == 0 || (early_draw && *live == 0);
+    return empty <= limit_empty || (early_draw && *live == 0);
 }
 
 /* The state after mark was placed, leaving empty cells and live lines (or
  * windows) free of one of the marks; completed says whether it completed a
  * line. The one statement of the rules' order, for the game and the engine
- * alike: a completed line is judged before a full board, and under the
- * early-draw rule a position with no live line left is a draw. */
+ * alike: a completed line is judged before a full board or the ply limit,
+ * and under the early-draw rule a position with no live line left is a
+ * draw. */
 static inline int ttt__state_after(int completed, int mark, int misere,
                                    int early_draw, int32_t empty,
-                                   const int32_t *live)
+                                   int32_t limit_empty, const int32_t *live)
 {
     if (completed)
         return ttt__won_state(misere, mark);
-    return ttt__drawn(early_draw, empty, live) ? TTT_DRAW : TTT_IN_PROGRESS;
+    return ttt__drawn(early_draw, empty, limit_empty, live) ? TTT_DRAW
+                                                            : TTT_IN_PROGRESS;
 }
 
 /* The per-game lock. A spin lock because a move, an undo and every small
@@ -267,10 +272,9 @@ static inline int state_won_by(const ttt_game *game, int mark)
 }
 
 /* Places mark, already checked legal, and settles the state as
- * ttt__state_after does (keep the two alike) plus the ply limit, which the
- * engine does not apply yet (ttt.h says so); written out because calling
+ * ttt__state_after does (keep the two alike); written out because calling
  * it costs the move path an instruction: the common case, the game going
- * on, then stores nothing and loads only the empty count. */
+ * on, then stores nothing and loads only the empty count and the limit. */
 static inline void apply_move(ttt_game *game, int mark, int row, int col)
 {
     ttt__board *board = &game->board;

@@ -238,7 +238,7 @@ static int state_after(const perft_run *run, int completed, int mark)
 {
     return ttt__state_after(completed, mark, run->snap.misere,
                             run->snap.early_draw, run->board.empty_count,
-                            &run->board.live);
+                            run->snap.limit_empty, &run->board.live);
 }
 
 /* Position mode packs a state and an orbit size into a nonzero value. */

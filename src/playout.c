@@ -36,8 +36,9 @@ int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
 static void play_out_quietly(ttt_game *game, uint64_t *rng)
 {
     game->redo_count = 0;
-    if (game->early_draw) {
-        /* The board cannot see an early draw: a move at a time. */
+    if (game->early_draw || game->limit_empty) {
+        /* The board sees neither an early draw nor the ply limit: a move
+         * at a time. */
         do {
             int32_t packed = ttt__board_random_cell(&game->board, rng);
             apply_move(game, ttt__mover_at(ply_of(game)), TTT__ROW(packed),
@@ -106,8 +107,9 @@ int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
         return TTT_E_GAME_OVER;
     }
     int mover = ttt__mover_at(ply_of(game));
-    if (ttt__small_load(&game->board, mover, &small)) {
-        /* Up to 4x4 with K = N: every game in registers, no copy at all. */
+    if (!game->limit_empty && ttt__small_load(&game->board, mover, &small)) {
+        /* Up to 4x4 with K = N and no ply limit: every game in registers,
+         * no copy at all. */
         int won_by_mover = state_won_by(game, mover);
         int won_by_other = state_won_by(game, -mover);
         ttt__unlock(game);

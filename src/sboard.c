@@ -284,6 +284,7 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     b->span = span;
     b->misere = snap->misere;
     b->early_draw = snap->early_draw;
+    b->limit_empty = snap->limit_empty;
     b->window_base[0] = 0;
     b->window_base[1] = n * span;
     b->window_base[2] = 2 * n * span;
@@ -437,7 +438,7 @@ int32_t ttt__future_threats(const sboard *b, int p, int32_t cell,
 
 int ttt__can_double(const sboard *b, int p)
 {
-    int32_t left = (b->empty + (p == sboard_mover(b))) / 2;
+    int32_t left = (plies_left(b) + (p == sboard_mover(b))) / 2;
     int32_t k = b->k;
     if (left >= k + 2)
         return can_complete(b, p);

@@ -83,6 +83,7 @@ typedef struct sboard {
     int32_t n, k, nn;
     int32_t span;             /* windows along one line: n - k + 1 */
     int32_t misere, early_draw;
+    int32_t limit_empty;      /* empty cells at the ply limit; 0: none */
     int32_t window_count;
     int32_t window_base[4];   /* index of each direction's first window */
     int32_t window_step[4];   /* index step between neighbouring windows */
@@ -157,6 +158,12 @@ static inline int sboard_mover(const sboard *b)
     return (b->nn - b->empty) & 1;
 }
 
+/* Plies the game can still last: to a full board, or to the ply limit. */
+static inline int32_t plies_left(const sboard *b)
+{
+    return b->empty - b->limit_empty;
+}
+
 static inline int window_direction(const sboard *b, int32_t w)
 {
     int d = 3;
@@ -169,7 +176,7 @@ static inline int window_direction(const sboard *b, int32_t w)
  * other's marks that p can fill with the moves p has left. */
 static inline int can_complete(const sboard *b, int p)
 {
-    int32_t moves_left = (b->empty + (p == sboard_mover(b))) / 2;
+    int32_t moves_left = (plies_left(b) + (p == sboard_mover(b))) / 2;
     int32_t m = b->k - moves_left;
     for (m = m < 0 ? 0 : m; m < b->k; m++) {
         if (b->open_windows[p][m] > 0)
@@ -183,7 +190,7 @@ static inline int can_complete(const sboard *b, int p)
 static inline int sboard_state(const sboard *b, int p)
 {
     return ttt__state_after(b->completed > 0, ttt__mark_of(p), b->misere,
-                            b->early_draw, b->empty, &b->live);
+                            b->early_draw, b->empty, b->limit_empty, &b->live);
 }
 
 #endif /* TTT_SBOARD_H */

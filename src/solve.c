@@ -134,11 +134,11 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
      * a win or loss is searched again for its distance. */
     int32_t target = 0;
     if (r->value == 0) {
-        int32_t plies = b->empty;
+        int32_t plies = plies_left(b);
         if (b->early_draw) {
             int found;
             plies = 1;
-            while ((found = ttt__draw_within(s, plies)) == 0 && plies < b->empty)
+            while ((found = ttt__draw_within(s, plies)) == 0 && plies < plies_left(b))
                 plies++;
             if (found < 0)
                 return s->status; /* plies stays unknown (-1) */

@@ -81,7 +81,7 @@ static int terminal_score(const solver *s, int *ended)
     *ended = 1;
     if (b->completed > 0)
         return b->misere ? -win_in(s, 1) : win_in(s, 1);
-    if (b->empty == 0 || (b->early_draw && b->live == 0))
+    if (ttt__drawn(b->early_draw, b->empty, b->limit_empty, &b->live))
         return 0;
     *ended = 0;
     return 0;
@@ -178,7 +178,7 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
 static int one_cell_stops_pairs(solver *s, int p, int32_t forced)
 {
     sboard *b = &s->b;
-    int32_t left = (b->empty + (p == sboard_mover(b))) / 2;
+    int32_t left = (plies_left(b) + (p == sboard_mover(b))) / 2;
     int32_t k = b->k, count = 0;
     for (int32_t w = 0; w < b->window_count; w++) {
         const int16_t *marks = b->window_marks + 2 * (size_t)w;
@@ -346,7 +346,9 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
                 *best_move = ttt__some_threat_cell(b, me);
             return win_in(s, 1);
         }
-        if (b->threat_cells[opp] >= 2) {
+        /* Two threats win for the opponent only if the game lasts to its
+         * move: under a ply limit the last ply may be this one. */
+        if (b->threat_cells[opp] >= 2 && plies_left(b) >= 2) {
             if (best_move)
                 *best_move = ttt__some_threat_cell(b, opp);
             return -win_in(s, 2);
@@ -423,7 +425,9 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     /* After the table probe: relevance counts must not outlive this node,
      * and every return between counting and clearing would leak them. */
     int32_t doubles = 0;
-    if (!b->misere && forced < 0 &&
+    /* A double threat takes up to four plies to win: not under a ply
+     * limit that comes sooner. */
+    if (!b->misere && forced < 0 && plies_left(b) >= 4 &&
         (b->open_windows[me][b->k - 2] > 1 || b->open_windows[opp][b->k - 2] > 1)) {
         doubles = find_double_threats(s, me, best_move);
         if (doubles < 0)

@@ -389,6 +389,134 @@ engine match --x perfect --o random --size 6 --k 4 --games 2 --perfect-budget 10
     [ "$(wc -l <"$out")" -eq 1 ] && [ "$(grep -c 'perfect player' "$err")" -eq 1 ]
 report "match: a perfect player out of budget is noted once, on stderr" $?
 
+# --- Resignation, draw offers, names -----------------------------------------
+
+play_both "b2\\nresign\\n" --x-name Ana --o-name Bob --save "$tmp/resigned.ttt"
+ends_with "X won" && grep -q '^O resigns$' "$out" &&
+    grep -q '^O resigned; X wins$' "$out" &&
+    grep -q ' x="Ana" o="Bob" end=resign-o' "$tmp/resigned.ttt" &&
+    "$TTT" replay "$tmp/resigned.ttt" >"$out" 2>"$err" &&
+    [ "$(tail -n 1 "$out")" = "result: X won" ] &&
+    grep -q '^O resigned; X wins$' "$out" && grep -q '^X: Ana, O: Bob$' "$out"
+report "resign: the other side wins; saved and replayed with ending and names" $?
+
+play_both "b2\\na1\\ndraw\\nyes\\n"
+ends_with "draw" && grep -q '^X offers a draw$' "$out" &&
+    grep -q '^O accepts the draw$' "$out" && grep -q '^draw: agreed$' "$out"
+report "draw: a human opponent accepts" $?
+
+play_both "b2\\ndraw\\nno\\na1\\nquit\\n"
+ends_with "unfinished" && grep -q '^O offers a draw$' "$out" &&
+    grep -q '^X declines the draw$' "$out" &&
+    grep -q '^O plays a1$' "$out" && ! grep -q 'not a move' "$out"
+report "draw: a human opponent declines, the answer is not a move" $?
+
+# A computer accepts exactly when the solver calls the position a draw:
+# the empty board is one (ttt solve says so), the position after a1 against
+# the perfect X is not.
+engine solve 3 3 --value-only
+grep -q '^value=draw ' "$out" &&
+    play 'draw\n' --x human --o perfect &&
+    ends_with "draw" && grep -q '^O accepts the draw$' "$out"
+report "draw: the computer accepts a drawn position" $?
+
+play 'a1\ndraw\nquit\n' --x perfect --o human --seed 1
+moves=$(sed -n 's/^[XO] plays \([a-z0-9]*\)$/\1/p' "$out" | tr '\n' ' ')
+grep -q '^X declines the draw$' "$out" && ends_with "unfinished" &&
+    engine solve 3 3 --value-only $moves && ! grep -q '^value=draw ' "$out"
+report "draw: the computer declines a position its solver does not call drawn" $?
+
+play 'draw\nquit\n' --x human --o bot --size 5 --k 4
+ends_with "unfinished" && grep -q '^O declines the draw$' "$out"
+report "draw: on a board too large to solve the computer declines" $?
+
+usage_fails play --x-name "$(printf 'a\tb')"
+report "a name with a control character exits 2" $?
+
+usage_fails play --o-name "$(printf '%070d' 0)"
+report "a name over the limit exits 2" $?
+
+usage_fails match --x bot --o random --x-name Al --o-name Al
+report "match: the same name for both players exits 2" $?
+
+# --- Best-of matches ---------------------------------------------------------
+
+# check_best_of N A B: $out is a best-of-N match of players A (--x) and B;
+# checks it against its own game lines: the colours alternate (A is X in the
+# odd games), the totals are the winner= counts, the match stops at the
+# first player past N/2 wins (or at the cap of 10*N games, with no winner),
+# and the winner is that player.
+check_best_of() {
+    awk -v n="$1" -v a="$2" -v b="$3" '
+        /^game=/ {
+            for (i = 1; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+            games++
+            if (f["game"] != games) bad = "numbering"
+            want_x = games % 2 ? a : b; want_o = games % 2 ? b : a
+            if (f["x"] != want_x || f["o"] != want_o) bad = "alternation"
+            w = f["winner"]
+            if (f["result"] == "draw") { if (w != "-") bad = "draw winner"; draws++ }
+            else if (w != (f["result"] == "x_won" ? f["x"] : f["o"])) bad = "winner"
+            else wins[w]++
+            if (done) bad = "played on after the match was decided"
+            if (wins[w] > int(n / 2)) { done = 1; winner = w }
+            next
+        }
+        /^games=/ { split($1, g, "="); split($2, d, "=");
+                    if (g[2] != games || d[2] != draws + 0) bad = "summary" ; next }
+        /^wins=/ { split($1, c, "="); split($2, p, "="); seen[p[2]] = c[2]; next }
+        /^match winner: / { said = substr($0, 15); next }
+        /^no match winner$/ { said = "-"; next }
+        { bad = "unexpected line: " $0 }
+        END {
+            if (seen[a] != wins[a] + 0 || seen[b] != wins[b] + 0) bad = "totals"
+            if (done && said != winner) bad = "match winner"
+            if (!done && (said != "-" || games != 10 * n)) bad = "cap"
+            if (wins[a] + wins[b] > n) bad = "too many decisive games"
+            if (bad != "") { print "# " bad; exit 1 }
+        }' "$out"
+}
+
+engine match --x bot --o random --best-of 5 --seed 3
+[ "$status" -eq 0 ] && check_best_of 5 bot random && grep -q '^match winner: ' "$out"
+report "match --best-of 5: alternating colours, per-player totals, a winner" $?
+
+engine match --x random --o random --best-of 7 --seed 2
+[ "$status" -eq 0 ] && check_best_of 7 random-1 random-2
+report "match --best-of 7 of two random players: derived names, totals" $?
+
+engine match --x perfect --o perfect --best-of 3 --seed 1
+[ "$status" -eq 0 ] && check_best_of 3 perfect-1 perfect-2 &&
+    grep -q '^no match winner$' "$out"
+report "match --best-of 3 of perfect players: all drawn, ended by the cap" $?
+
+engine match --x bot --o random --best-of 3 --x-name Ana --o-name Bob --seed 4
+[ "$status" -eq 0 ] && check_best_of 3 Ana Bob
+report "match --best-of with --x-name and --o-name" $?
+
+mkdir "$tmp/records"
+engine match --x bot --o random --best-of 3 --seed 9 --record "$tmp/records"
+cp "$out" "$tmp/match"
+ok=$status
+[ "$(ls "$tmp/records" | wc -l)" -eq "$(grep -c '^game=' "$tmp/match")" ] || ok=1
+while read -r game x o result winner; do
+    i=${game#game=}
+    want=$(echo "${result#result=}" | sed 's/x_won/X won/; s/o_won/O won/')
+    "$TTT" replay "$tmp/records/game-$i.ttt" >"$out" 2>"$err" &&
+        [ "$(tail -n 1 "$out")" = "result: $want" ] &&
+        grep -q "^X: ${x#x=}, O: ${o#o=}\$" "$out" || ok=1
+    : "$winner"
+done <<EOF_GAMES
+$(grep '^game=' "$tmp/match")
+EOF_GAMES
+cp "$tmp/match" "$out"
+check_best_of 3 bot random || ok=1
+report "match --record: every game saved, replays with its result and names" $ok
+
+engine match --x bot --o random --record "$tmp/no-such-dir" --best-of 3
+[ "$status" -eq 1 ] && grep -q 'cannot save' "$err"
+report "match --record into a missing directory fails" $?
+
 # --- Command line ------------------------------------------------------------
 
 "$TTT" --help >"$out" 2>"$err" && grep -q 'usage' "$out"

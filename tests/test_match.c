@@ -1155,6 +1155,288 @@ static void test_record_prefixes(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* The engine under a ply limit                                              */
+/* ------------------------------------------------------------------------ */
+
+static ttt_game *limited_game(int size, int k, int limit, int early_draw)
+{
+    ttt_game *game = new_game(size, k);
+    assert_int_equal(ttt_game_set_rule(game, TTT_RULE_PLY_LIMIT, limit), TTT_OK);
+    assert_int_equal(ttt_game_set_rule(game, TTT_RULE_EARLY_DRAW, early_draw),
+                     TTT_OK);
+    return game;
+}
+
+/* A random playout stops at the limit and plays exactly the moves of
+ * ttt_random_move then ttt_play with the same seed; ttt_random_playouts
+ * counts what as many playouts on copies would give. */
+static void test_ply_limit_playouts(void **state)
+{
+    (void)state;
+    static const int shapes[][3] = {{3, 3, 0}, {4, 4, 0}, {4, 3, 0},
+                                    {5, 4, 1}, {7, 5, 0}, {9, 9, 0}};
+    for (size_t shape = 0; shape < sizeof shapes / sizeof shapes[0]; shape++) {
+        int n = shapes[shape][0], k = shapes[shape][1];
+        for (int limit = 1; limit < n * n; limit += (n * n) / 7 + 1) {
+            int by_playout[4] = {0, 0, 0, 0};
+            uint64_t chained = 77;
+            for (uint64_t trial = 0; trial < 40; trial++) {
+                ttt_game *fast = limited_game(n, k, limit, shapes[shape][2]);
+                ttt_game *slow = limited_game(n, k, limit, shapes[shape][2]);
+                uint64_t fast_seed = trial * 7919 + 1, slow_seed = fast_seed;
+                int fast_state = -1, slow_state = TTT_IN_PROGRESS, row, col;
+                assert_int_equal(ttt_random_playout(fast, &fast_seed, &fast_state),
+                                 TTT_OK);
+                while (slow_state == TTT_IN_PROGRESS) {
+                    assert_int_equal(ttt_random_move(slow, &slow_seed, &row, &col),
+                                     TTT_OK);
+                    assert_int_equal(ttt_play_next(slow, row, col, &slow_state),
+                                     TTT_OK);
+                }
+                assert_true(ttt_ply(fast) <= limit);
+                assert_int_equal(fast_state, slow_state);
+                assert_int_equal(ttt_ply(fast), ttt_ply(slow));
+                assert_int_equal(ttt_ending(fast), ttt_ending(slow));
+                assert_true(fast_seed == slow_seed);
+                for (int ply = 0; ply < ttt_ply(fast); ply++) {
+                    int m1, r1, c1, m2, r2, c2;
+                    assert_int_equal(ttt_move_at(fast, ply, &m1, &r1, &c1), TTT_OK);
+                    assert_int_equal(ttt_move_at(slow, ply, &m2, &r2, &c2), TTT_OK);
+                    assert_int_equal(r1 * n + c1, r2 * n + c2);
+                }
+                ttt_game_free(fast);
+                ttt_game_free(slow);
+                /* The same games with the seed carried from one to the next,
+                 * as ttt_random_playouts plays them. */
+                ttt_game *one = limited_game(n, k, limit, shapes[shape][2]);
+                int one_state;
+                assert_int_equal(ttt_random_playout(one, &chained, &one_state),
+                                 TTT_OK);
+                assert_true(ttt_ply(one) <= limit);
+                by_playout[one_state]++;
+                ttt_game_free(one);
+            }
+            ttt_game *start = limited_game(n, k, limit, shapes[shape][2]);
+            uint64_t seed = 77, results[4];
+            assert_int_equal(ttt_random_playouts(start, &seed, 40, results), TTT_OK);
+            assert_true(seed == chained);
+            for (int st = 0; st < 4; st++)
+                assert_true(results[st] == (uint64_t)by_playout[st]);
+            assert_true(results[TTT_IN_PROGRESS] == 0);
+            ttt_game_free(start);
+        }
+    }
+}
+
+/* Every game from the position to depth plies by ttt_play and ttt_undo,
+ * counted by the state it stops in: the plain walk perft must equal. */
+static void plain_walk(ttt_game *game, int depth, uint64_t counts[4])
+{
+    int st = ttt_state(game);
+    if (st != TTT_IN_PROGRESS || depth == 0) {
+        counts[st]++;
+        return;
+    }
+    int n = ttt_size(game);
+    for (int cell = 0; cell < n * n; cell++) {
+        int mark;
+        assert_int_equal(ttt_cell(game, cell / n, cell % n, &mark), TTT_OK);
+        if (mark != TTT_EMPTY)
+            continue;
+        assert_int_equal(ttt_play_next(game, cell / n, cell % n, NULL), TTT_OK);
+        plain_walk(game, depth - 1, counts);
+        assert_int_equal(ttt_undo(game), TTT_OK);
+    }
+}
+
+/* The distinct positions of a 3x3 game (base-3 codes) reached within depth
+ * plies, by state. */
+static void plain_positions(ttt_game *game, int depth, int code,
+                            unsigned char *seen, uint64_t counts[4])
+{
+    if (seen[code])
+        return;
+    seen[code] = 1;
+    int st = ttt_state(game);
+    counts[st]++;
+    if (st != TTT_IN_PROGRESS || depth == 0)
+        return;
+    int weight = 1;
+    for (int cell = 0; cell < 9; cell++, weight *= 3) {
+        int mark;
+        assert_int_equal(ttt_cell(game, cell / 3, cell % 3, &mark), TTT_OK);
+        if (mark != TTT_EMPTY)
+            continue;
+        int digit = ttt_to_move(game) == TTT_X ? 1 : 2;
+        assert_int_equal(ttt_play_next(game, cell / 3, cell % 3, NULL), TTT_OK);
+        plain_positions(game, depth - 1, code + digit * weight, seen, counts);
+        assert_int_equal(ttt_undo(game), TTT_OK);
+    }
+}
+
+static void test_ply_limit_perft(void **state)
+{
+    (void)state;
+    static const int shapes[][3] = {{3, 3, 0}, {3, 3, 1}, {4, 3, 0}};
+    for (size_t shape = 0; shape < sizeof shapes / sizeof shapes[0]; shape++) {
+        int n = shapes[shape][0], k = shapes[shape][1];
+        int top = n == 3 ? 9 : 7;
+        for (int limit = n == 3 ? 1 : 3; limit < top; limit++) {
+            ttt_game *game = limited_game(n, k, limit, shapes[shape][2]);
+            if (n == 4) /* a few moves in, so the walk stays small */
+                play_cells(game, (const int[]){0, 0, 1, 1}, 4);
+            if (ttt_state(game) != TTT_IN_PROGRESS) {
+                ttt_game_free(game);
+                continue;
+            }
+            uint64_t expected[4] = {0, 0, 0, 0}, counts[4];
+            plain_walk(game, 99, expected);
+            assert_true(expected[TTT_IN_PROGRESS] == 0);
+            assert_int_equal(ttt_perft(game, 99, 0, counts, NULL, 0, NULL), TTT_OK);
+            for (int st = 0; st < 4; st++)
+                assert_true(counts[st] == expected[st]);
+            if (n == 3) {
+                static unsigned char seen[19683];
+                memset(seen, 0, sizeof seen);
+                uint64_t positions[4] = {0, 0, 0, 0};
+                plain_positions(game, 99, 0, seen, positions);
+                assert_int_equal(ttt_count_positions(game, 99, 0, counts), TTT_OK);
+                for (int st = 0; st < 4; st++)
+                    assert_true(counts[st] == positions[st]);
+            }
+            ttt_game_free(game);
+        }
+    }
+}
+
+/* Plain minimax by ttt_play and ttt_undo: the value for the side to move
+ * and the plies to the end as ttt_solve defines them (fastest win, slowest
+ * loss, a draw's own length: without early draw every drawn line lasts
+ * the same). */
+typedef struct minimax_result {
+    int value;
+    int plies;
+} minimax_result;
+
+static minimax_result plain_minimax(ttt_game *game)
+{
+    minimax_result best = {-2, 0};
+    int n = ttt_size(game);
+    for (int cell = 0; cell < n * n; cell++) {
+        int mark, st;
+        assert_int_equal(ttt_cell(game, cell / n, cell % n, &mark), TTT_OK);
+        if (mark != TTT_EMPTY)
+            continue;
+        int mover = ttt_to_move(game);
+        assert_int_equal(ttt_play_next(game, cell / n, cell % n, &st), TTT_OK);
+        minimax_result child;
+        if (st == TTT_DRAW) {
+            child.value = 0;
+            child.plies = 1;
+        } else if (st != TTT_IN_PROGRESS) {
+            child.value = (st == TTT_X_WON) == (mover == TTT_X) ? 1 : -1;
+            child.plies = 1;
+        } else {
+            minimax_result after = plain_minimax(game);
+            child.value = -after.value;
+            child.plies = after.plies + 1;
+        }
+        assert_int_equal(ttt_undo(game), TTT_OK);
+        if (child.value > best.value ||
+            (child.value == best.value &&
+             ((child.value > 0 && child.plies < best.plies) ||
+              (child.value < 0 && child.plies > best.plies))))
+            best = child;
+    }
+    return best;
+}
+
+static void test_ply_limit_solve(void **state)
+{
+    (void)state;
+    /* Openings of 3x3 and of 4x4 with K = 3 (a few moves in), solved
+     * under every limit and without one. */
+    static const struct {
+        int n;
+        size_t len;
+        int cells[12];
+    } openings[] = {
+        {3, 0, {0}},
+        {3, 4, {2, 1, 1, 0}},
+        {3, 6, {0, 0, 2, 2, 0, 2}},
+        {4, 12, {1, 1, 2, 2, 0, 0, 3, 3, 1, 2, 2, 1}},
+    };
+    int changed = 0;
+    for (size_t o = 0; o < sizeof openings / sizeof openings[0]; o++) {
+        int n = openings[o].n;
+        const int *cells = openings[o].cells;
+        int played = (int)openings[o].len / 2;
+        int unlimited_value = 2;
+        for (int limit = n * n; limit > played; limit--) {
+            ttt_game *game = limited_game(n, 3, limit == n * n ? 0 : limit, 0);
+            play_cells(game, cells, openings[o].len);
+            if (ttt_state(game) != TTT_IN_PROGRESS) {
+                ttt_game_free(game);
+                continue;
+            }
+            minimax_result expected = plain_minimax(game);
+            if (limit == n * n)
+                unlimited_value = expected.value;
+            else if (expected.value != unlimited_value)
+                changed++;
+            ttt_solution solution;
+            memset(&solution, 0, sizeof solution);
+            solution.size = sizeof solution;
+            int32_t best[16];
+            size_t len = 0;
+            assert_int_equal(ttt_solve(game, 0, 0, 0, &solution, best, 16, &len),
+                             TTT_OK);
+            assert_int_equal(solution.value, expected.value);
+            assert_int_equal(solution.plies, expected.plies);
+            assert_true(len > 0);
+            /* Each optimal move keeps the value and the plies. */
+            for (size_t i = 0; i < len; i++) {
+                int st;
+                int mover = ttt_to_move(game);
+                assert_int_equal(ttt_play_next(game, best[i] / n, best[i] % n, &st),
+                                 TTT_OK);
+                minimax_result child = {0, 1};
+                if (st == TTT_IN_PROGRESS) {
+                    minimax_result after = plain_minimax(game);
+                    child.value = -after.value;
+                    child.plies = after.plies + 1;
+                } else if (st != TTT_DRAW) {
+                    child.value = (st == TTT_X_WON) == (mover == TTT_X) ? 1 : -1;
+                }
+                assert_int_equal(child.value, expected.value);
+                assert_int_equal(child.plies, expected.plies);
+                assert_int_equal(ttt_undo(game), TTT_OK);
+            }
+            /* The perfect bot plays one of them; the strong bot keeps the
+             * value too (it solves positions this small). */
+            for (int level = TTT_BOT_STRONG; level <= TTT_BOT_PERFECT; level++) {
+                uint64_t seed = 5;
+                int row, col, st;
+                assert_int_equal(ttt_best_move(game, level, 0, &seed, &row, &col),
+                                 TTT_OK);
+                int mover = ttt_to_move(game);
+                assert_int_equal(ttt_play_next(game, row, col, &st), TTT_OK);
+                int value = 0;
+                if (st == TTT_IN_PROGRESS)
+                    value = -plain_minimax(game).value;
+                else if (st != TTT_DRAW)
+                    value = (st == TTT_X_WON) == (mover == TTT_X) ? 1 : -1;
+                assert_int_equal(value, expected.value);
+                assert_int_equal(ttt_undo(game), TTT_OK);
+            }
+            ttt_game_free(game);
+        }
+    }
+    /* The limit turned some won or lost position into a draw. */
+    assert_true(changed > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1181,6 +1463,9 @@ int main(void)
         cmocka_unit_test(test_record_old_records_unchanged),
         cmocka_unit_test(test_record_malformed),
         cmocka_unit_test(test_record_prefixes),
+        cmocka_unit_test(test_ply_limit_playouts),
+        cmocka_unit_test(test_ply_limit_perft),
+        cmocka_unit_test(test_ply_limit_solve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

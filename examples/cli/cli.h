@@ -66,7 +66,10 @@ enum {
     OPT_BOARD = 2,   /* --size, --k */
     OPT_PLAYERS = 4, /* --x, --o, --seed, --budget, --perfect-budget */
     OPT_GAMES = 8,   /* --games */
-    OPT_SOLVE = 16   /* --value-only, --budget */
+    OPT_SOLVE = 16,  /* --value-only, --budget */
+    OPT_NAMES = 32,  /* --x-name, --o-name */
+    OPT_MATCH = 64,  /* --best-of, --record */
+    OPT_SAVE = 128   /* --save */
 };
 
 /* Every command's options, with their defaults. */
@@ -79,6 +82,11 @@ struct options {
     uint64_t budget; /* a bot's per move, or solve's in all */
     uint64_t perfect_budget;
     long games;
+    int games_given;
+    const char *name[2];    /* --x-name, --o-name; NULL: not given */
+    long best_of;           /* 0: no best-of, --games games */
+    const char *record_dir; /* NULL: records are not saved */
+    const char *save_path;  /* play --save: the record at the end */
     int value_only;
     int help;
 };
@@ -95,6 +103,7 @@ void print_board(const ttt_game *g);
 void print_outcome(const ttt_game *g);
 
 /* session.c */
+int save_record(const ttt_game *g, const char *path, const char **why);
 int computer_move(struct engine *e, const ttt_game *g,
                   enum player_kind kind, int *row, int *col);
 int human_turn(struct session *s);
@@ -107,6 +116,7 @@ struct options default_options(void);
 int parse_options(const char *cmd, unsigned allowed, int argc,
                   char **argv, struct options *o, int *npos);
 int make_game(const struct options *o, ttt_game **g);
+int set_names(ttt_game *g, const char *x, const char *o);
 
 /* brain.c */
 int cmd_brain(int argc, char **argv);

@@ -19,8 +19,9 @@ static int cmd_play(int argc, char **argv)
     int npos, status, computer_failed = 0;
 
     o.player[1] = PLAYER_PERFECT;
-    if (parse_options("play", OPT_RULES | OPT_BOARD | OPT_PLAYERS, argc, argv,
-                      &o, &npos) != 0)
+    if (parse_options("play",
+                      OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_NAMES | OPT_SAVE,
+                      argc, argv, &o, &npos) != 0)
         return usage_error();
     if (o.help) {
         print_usage(stdout);
@@ -33,6 +34,10 @@ static int cmd_play(int argc, char **argv)
     memset(&s, 0, sizeof s);
     if ((status = make_game(&o, &s.game)) != 0)
         return status;
+    if ((status = set_names(s.game, o.name[0], o.name[1])) != 0) {
+        ttt_game_free(s.game);
+        return status;
+    }
     s.player[0] = o.player[0];
     s.player[1] = o.player[1];
     s.engine.seed = o.seed;
@@ -60,6 +65,15 @@ static int cmd_play(int argc, char **argv)
         }
     }
 
+    if (o.save_path != NULL) {
+        const char *why = "";
+        if (save_record(s.game, o.save_path, &why) == 0) {
+            printf("saved %d moves to %s\n", ttt_ply(s.game), o.save_path);
+        } else {
+            fprintf(stderr, "ttt: play: cannot save %s: %s\n", o.save_path, why);
+            computer_failed = 1; /* exit status 1: the record is lost */
+        }
+    }
     putchar('\n');
     print_board(s.game);
     print_outcome(s.game);
@@ -160,6 +174,15 @@ static int cmd_replay(int argc, char **argv)
                                 : "classic",
            plies);
 
+    {
+        char x_name[TTT_NAME_MAX + 1], o_name[TTT_NAME_MAX + 1];
+        size_t x_len = 0, o_len = 0;
+        ttt_game_get_name(g, TTT_X, x_name, sizeof x_name, &x_len);
+        ttt_game_get_name(g, TTT_O, o_name, sizeof o_name, &o_len);
+        if (x_len > 0 || o_len > 0) /* older records have none: no line */
+            printf("X: %s, O: %s\n", x_len ? x_name : "-", o_len ? o_name : "-");
+    }
+
     /* Walk back to the start, then forward one move at a time: the loaded
      * game's own undo and redo give every position. */
     while (ttt_undo(g) == TTT_OK)
@@ -172,6 +195,9 @@ static int cmd_replay(int argc, char **argv)
         printf("\nply %d: %c %s\n", p, mark_char(mark), cell_name(row, col, name));
         print_board(g);
     }
+    /* A resignation or an agreed draw comes back last, after the moves. */
+    while (ttt_redo(g) == TTT_OK)
+        ;
     print_outcome(g);
     printf("result: %s\n", result_text(ttt_state(g)));
     ttt_game_free(g);
@@ -354,15 +380,87 @@ static int cmd_solve(int argc, char **argv)
     return status == TTT_OK ? 0 : EXIT_FAILURE;
 }
 
+/* The two players of a match: kind and name, by player (not colour). */
+struct match_players {
+    enum player_kind kind[2];
+    char name[2][TTT_NAME_MAX + 1];
+};
+
+/* Names the players: the given names, else their kinds ("bot", or "bot-1"
+ * and "bot-2" for two of a kind). Returns 0, or the exit status after
+ * reporting names that are the same, which would merge the scores. */
+static int name_players(const struct options *o, struct match_players *p)
+{
+    int same_kind = o->player[0] == o->player[1];
+
+    for (int i = 0; i < 2; i++) {
+        p->kind[i] = o->player[i];
+        if (o->name[i] != NULL)
+            snprintf(p->name[i], sizeof p->name[i], "%s", o->name[i]);
+        else if (same_kind)
+            snprintf(p->name[i], sizeof p->name[i], "%s-%d",
+                     player_kind_name(o->player[i]), i + 1);
+        else
+            snprintf(p->name[i], sizeof p->name[i], "%s",
+                     player_kind_name(o->player[i]));
+    }
+    if (strcmp(p->name[0], p->name[1]) == 0) {
+        fprintf(stderr, "ttt: match: both players are named '%s'; the names "
+                        "must differ\n", p->name[0]);
+        return EXIT_USAGE;
+    }
+    return 0;
+}
+
+/* Plays one game of a match on g, reset, with player first_player moving
+ * first (as X), the names in the game; saves its record as
+ * DIR/game-<number>.ttt if record_dir is set. Returns a library status, or
+ * TTT_E_INVALID after reporting a record that could not be saved. */
+static int match_game(ttt_game *g, struct engine *e,
+                      const struct match_players *p, int first_player,
+                      const char *record_dir, long number)
+{
+    int status = ttt_game_reset(g);
+    const char *x_name = p->name[first_player];
+    const char *o_name = p->name[1 - first_player];
+
+    if (status == TTT_OK)
+        status = ttt_game_set_name(g, TTT_X, x_name, strlen(x_name));
+    if (status == TTT_OK)
+        status = ttt_game_set_name(g, TTT_O, o_name, strlen(o_name));
+    while (status == TTT_OK && ttt_state(g) == TTT_IN_PROGRESS) {
+        int row = 0, col = 0;
+        int mover = side_index(ttt_to_move(g)); /* 0: X */
+        enum player_kind kind = p->kind[mover == 0 ? first_player : 1 - first_player];
+        status = computer_move(e, g, kind, &row, &col);
+        if (status == TTT_OK)
+            status = ttt_play(g, ttt_to_move(g), row, col, NULL);
+    }
+    if (status == TTT_OK && record_dir != NULL) {
+        char path[4096];
+        const char *why = "";
+        snprintf(path, sizeof path, "%s/game-%ld.ttt", record_dir, number);
+        if (save_record(g, path, &why) != 0) {
+            fprintf(stderr, "ttt: match: cannot save %s: %s\n", path, why);
+            return TTT_E_INVALID;
+        }
+    }
+    return status;
+}
+
 static int cmd_match(int argc, char **argv)
 {
     struct options o = default_options();
     struct engine e;
+    struct match_players p;
     uint64_t wins[4] = {0, 0, 0, 0}; /* indexed by the final state */
+    uint64_t player_wins[2] = {0, 0}, draws = 0, played = 0;
     ttt_game *g = NULL;
     int npos, status = TTT_OK;
 
-    if (parse_options("match", OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_GAMES,
+    if (parse_options("match",
+                      OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_GAMES |
+                          OPT_NAMES | OPT_MATCH,
                       argc, argv, &o, &npos) != 0)
         return usage_error();
     if (o.help) {
@@ -381,8 +479,21 @@ static int cmd_match(int argc, char **argv)
         fprintf(stderr, "ttt: match: players are random, bot or perfect\n");
         return usage_error();
     }
+    if (o.best_of > INT_MAX / 10) {
+        fprintf(stderr, "ttt: match: --best-of %ld is too many games\n", o.best_of);
+        return usage_error();
+    }
+    if (name_players(&o, &p) != 0)
+        return usage_error();
     if ((status = make_game(&o, &g)) != 0)
         return status;
+    /* Names are checked once here, before any game is played. */
+    if ((status = set_names(g, p.name[0], p.name[1])) != 0) {
+        ttt_game_free(g);
+        return status;
+    }
+    if (o.best_of > 0 && !o.games_given)
+        o.games = 10 * o.best_of; /* the cap that ends a drawn-out match */
 
     memset(&e, 0, sizeof e);
     e.bot_budget = o.budget;
@@ -391,25 +502,55 @@ static int cmd_match(int argc, char **argv)
     for (long i = 0; i < o.games && status == TTT_OK; i++) {
         /* Each game on its own seed, as `ttt play --seed S+i` plays it.
          * A perfect player that gave up stays the bot: the next game's
-         * opening would cost it the same fruitless search. */
+         * opening would cost it the same fruitless search. In a best-of
+         * match the players take turns to move first. */
+        int first = o.best_of > 0 ? (int)(i % 2) : 0;
+        int state;
         e.seed = o.seed + (uint64_t)i;
-        ttt_game_reset(g);
-        while (status == TTT_OK && ttt_state(g) == TTT_IN_PROGRESS) {
-            int row = 0, col = 0;
-            enum player_kind kind = o.player[side_index(ttt_to_move(g))];
-            status = computer_move(&e, g, kind, &row, &col);
-            if (status == TTT_OK)
-                status = ttt_play(g, ttt_to_move(g), row, col, NULL);
-        }
-        wins[ttt_state(g)]++;
+        status = match_game(g, &e, &p, first, o.record_dir, i + 1);
+        if (status != TTT_OK)
+            break;
+        state = ttt_state(g);
+        wins[state]++;
+        played++;
+        if (o.best_of == 0)
+            continue;
+        /* X is player `first`. */
+        int winner = state == TTT_X_WON ? first
+                     : state == TTT_O_WON ? 1 - first
+                                          : -1;
+        if (winner >= 0)
+            player_wins[winner]++;
+        else
+            draws++;
+        printf("game=%ld x=%s o=%s result=%s winner=%s\n", i + 1,
+               p.name[first], p.name[1 - first],
+               state == TTT_X_WON ? "x_won" : state == TTT_O_WON ? "o_won" : "draw",
+               winner >= 0 ? p.name[winner] : "-");
+        if (player_wins[0] > (uint64_t)o.best_of / 2 ||
+            player_wins[1] > (uint64_t)o.best_of / 2)
+            break;
     }
     ttt_game_free(g);
     if (status != TTT_OK) {
-        fprintf(stderr, "ttt: match: %s\n", ttt_strerror(status));
+        if (status != TTT_E_INVALID)
+            fprintf(stderr, "ttt: match: %s\n", ttt_strerror(status));
         return EXIT_FAILURE;
     }
-    printf("x_won=%" PRIu64 " o_won=%" PRIu64 " draw=%" PRIu64 "\n",
-           wins[TTT_X_WON], wins[TTT_O_WON], wins[TTT_DRAW]);
+    if (o.best_of == 0) {
+        printf("x_won=%" PRIu64 " o_won=%" PRIu64 " draw=%" PRIu64 "\n",
+               wins[TTT_X_WON], wins[TTT_O_WON], wins[TTT_DRAW]);
+        return 0;
+    }
+    printf("games=%" PRIu64 " draws=%" PRIu64 "\n", played, draws);
+    for (int i = 0; i < 2; i++)
+        printf("wins=%" PRIu64 " player=%s\n", player_wins[i], p.name[i]);
+    if (player_wins[0] > (uint64_t)o.best_of / 2)
+        printf("match winner: %s\n", p.name[0]);
+    else if (player_wins[1] > (uint64_t)o.best_of / 2)
+        printf("match winner: %s\n", p.name[1]);
+    else
+        printf("no match winner\n");
     return 0;
 }
 

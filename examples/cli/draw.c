@@ -152,6 +152,21 @@ void print_outcome(const ttt_game *g)
     int state = ttt_state(g), ply = ttt_ply(g);
     int r0, c0, r1, c1, mover = TTT_EMPTY, misere = 0;
 
+    switch (ttt_ending(g)) {
+    case TTT_END_RESIGN:
+        /* The loser resigned: X when O won. */
+        printf("%c resigned; %c wins\n", state == TTT_O_WON ? 'X' : 'O',
+               state == TTT_O_WON ? 'O' : 'X');
+        return;
+    case TTT_END_AGREED:
+        printf("draw: agreed\n");
+        return;
+    case TTT_END_PLY_LIMIT:
+        printf("draw: the ply limit is reached\n");
+        return;
+    default:
+        break;
+    }
     if (state == TTT_DRAW) {
         int n = ttt_size(g);
         if (ply < n * n)

@@ -58,8 +58,22 @@ void print_usage(FILE *out)
             "  --games N     match: how many games (default 100). Game i (from 0)\n"
             "                uses seed S+i: `ttt play` with the same players and\n"
             "                --seed S+i shows it move by move (unless a perfect\n"
-            "                player gave up in an earlier game).\n",
-            TTT_MIN_SIZE, TTT_MAX_SIZE, PERFECT_BUDGET_DEFAULT);
+            "                player gave up in an earlier game).\n"
+            "  --x-name NAME, --o-name NAME\n"
+            "                the players' names (at most %d bytes of UTF-8, no\n"
+            "                control characters), kept in saved records. In a\n"
+            "                match the names default to the kinds (bot-1 and\n"
+            "                bot-2 for two of a kind) and must differ.\n"
+            "  --best-of N   match: play until one player has won more than N/2\n"
+            "                games (draws do not count), the players taking\n"
+            "                turns to move first (the --x player in game 1);\n"
+            "                at most --games games (default 10*N), so drawn\n"
+            "                matches end\n"
+            "  --save FILE   play: write the game's record to FILE when it ends\n"
+            "                (however it ends, even unfinished)\n"
+            "  --record DIR  match: save every game's record as DIR/game-<i>.ttt\n"
+            "                (i from 1; DIR must exist), for ttt replay\n",
+            TTT_MIN_SIZE, TTT_MAX_SIZE, PERFECT_BUDGET_DEFAULT, TTT_NAME_MAX);
     /* In parts: C compilers need only take string literals of 4095 bytes. */
     fputs("  KIND is one of:\n"
           "    human       you, typing moves (not in a match)\n"
@@ -91,7 +105,12 @@ void print_usage(FILE *out)
           "                line then shows what was found (value=unknown if\n"
           "                not the value) and the exit status is 1\n"
           "\n"
-          "match prints one line x_won=<n> o_won=<n> draw=<n>.\n",
+          "match prints one line x_won=<n> o_won=<n> draw=<n>. With --best-of\n"
+          "it prints one line per game,\n"
+          "  game=<i> x=<name> o=<name> result=<x_won|o_won|draw> winner=<name|->\n"
+          "then games=<n> draws=<n>, one line wins=<n> player=<name> per player\n"
+          "(the --x player first) and \"match winner: <name>\", or \"no match\n"
+          "winner\" if the cap on games ended it.\n",
           out);
     fputs("\n"
           "During play, type a move or a command, one per line:\n"
@@ -101,6 +120,11 @@ void print_usage(FILE *out)
           "  undo, redo    take back or replay a move; against a computer\n"
           "                player, undo goes back to your previous turn\n"
           "  save FILE     write the moves so far to FILE (for ttt replay)\n"
+          "  resign        give up: the other side wins\n"
+          "  draw          offer a draw: a human opponent answers yes or no on\n"
+          "                the next line; a computer player accepts only when\n"
+          "                its solver proves the position drawn (16 or fewer\n"
+          "                empty cells)\n"
           "  quit, help\n"
           "\n"
           "When input is not a terminal there are no prompts: one move or\n"
@@ -200,8 +224,13 @@ static int player_option(int argc, char **argv, int *i, const char *name,
 
 struct options default_options(void)
 {
-    struct options o = {3, 0, 0, 0, {PLAYER_HUMAN, PLAYER_HUMAN}, {0, 0},
-                        1, 0, PERFECT_BUDGET_DEFAULT, 100, 0, 0};
+    struct options o;
+    memset(&o, 0, sizeof o);
+    o.size = 3;
+    o.player[0] = o.player[1] = PLAYER_HUMAN;
+    o.seed = 1;
+    o.perfect_budget = PERFECT_BUDGET_DEFAULT;
+    o.games = 100;
     return o;
 }
 
@@ -260,9 +289,22 @@ int parse_options(const char *cmd, unsigned allowed, int argc,
                            &o->perfect_budget);
         if (m == 0 && (allowed & (OPT_PLAYERS | OPT_SOLVE)))
             m = u64_option(argc, argv, &i, "--budget", &o->budget);
-        if (m == 0 && (allowed & OPT_GAMES))
+        if (m == 0 && (allowed & OPT_GAMES)) {
             m = count_option(argc, argv, &i, "--games", "a number of games",
                              &o->games);
+            o->games_given |= m > 0;
+        }
+        if (m == 0 && (allowed & OPT_NAMES))
+            m = option_value(argc, argv, &i, "--x-name", &o->name[0]);
+        if (m == 0 && (allowed & OPT_NAMES))
+            m = option_value(argc, argv, &i, "--o-name", &o->name[1]);
+        if (m == 0 && (allowed & OPT_MATCH))
+            m = count_option(argc, argv, &i, "--best-of", "a number of games",
+                             &o->best_of);
+        if (m == 0 && (allowed & OPT_MATCH))
+            m = option_value(argc, argv, &i, "--record", &o->record_dir);
+        if (m == 0 && (allowed & OPT_SAVE))
+            m = option_value(argc, argv, &i, "--save", &o->save_path);
         if (m == 0)
             fprintf(stderr, "ttt: %s: unknown option '%s'\n", cmd, arg);
         if (m <= 0)
@@ -285,5 +327,29 @@ int make_game(const struct options *o, ttt_game **g)
     }
     ttt_game_set_rule(*g, TTT_RULE_MISERE, o->misere);
     ttt_game_set_rule(*g, TTT_RULE_EARLY_DRAW, o->early_draw);
+    return 0;
+}
+
+/* Gives the sides of g the names x and o (NULL: none). Returns 0, or the
+ * exit status after reporting a name the library refuses. */
+int set_names(ttt_game *g, const char *x, const char *o)
+{
+    const char *names[2] = {x, o};
+
+    for (int i = 0; i < 2; i++) {
+        int status;
+        if (names[i] == NULL)
+            continue;
+        status = ttt_game_set_name(g, i == 0 ? TTT_X : TTT_O, names[i],
+                                   strlen(names[i]));
+        if (status != TTT_OK) {
+            fprintf(stderr,
+                    "ttt: --%c-name: '%.40s': %s (at most %d bytes of UTF-8, "
+                    "no control characters)\n",
+                    i == 0 ? 'x' : 'o', names[i], ttt_strerror(status),
+                    TTT_NAME_MAX);
+            return status == TTT_E_NOMEM ? EXIT_FAILURE : EXIT_USAGE;
+        }
+    }
     return 0;
 }

@@ -69,6 +69,10 @@ static void print_play_help(void)
            "              a computer's opening move is never taken back)\n"
            "  redo        replay what undo took back, up to your next turn\n"
            "  save FILE   write the record of the moves played so far to FILE\n"
+           "  resign      give up: the other side wins\n"
+           "  draw        offer a draw: a human opponent answers yes or no on\n"
+           "              the next line; a computer accepts only when its\n"
+           "              solver proves the position drawn\n"
            "  quit        stop here; the result is \"unfinished\"\n"
            "  help        show this list\n");
 }
@@ -157,35 +161,36 @@ static int redo_to_human(struct session *s)
     return TTT_OK;
 }
 
-/* Writes the game record to path. */
-static void save_game(struct session *s, const char *path)
+/* Writes the record of g to path. Returns 0; -1 if the library failed, -2
+ * if the file could not be written, with *why set to the reason. */
+int save_record(const ttt_game *g, const char *path, const char **why)
 {
     size_t len = 0;
     char *text;
     FILE *f;
     int written, err;
-    int status = ttt_game_save(s->game, NULL, 0, &len);
+    int status = ttt_game_save(g, NULL, 0, &len);
 
     if (status != TTT_OK && status != TTT_E_BUFFER) {
-        printf("save: %s\n", ttt_strerror(status));
-        return;
+        *why = ttt_strerror(status);
+        return -1;
     }
     text = malloc(len + 1);
     if (text == NULL) {
-        printf("save: %s\n", ttt_strerror(TTT_E_NOMEM));
-        return;
+        *why = ttt_strerror(TTT_E_NOMEM);
+        return -1;
     }
-    status = ttt_game_save(s->game, text, len + 1, &len);
+    status = ttt_game_save(g, text, len + 1, &len);
     if (status != TTT_OK) {
-        printf("save: %s\n", ttt_strerror(status));
+        *why = ttt_strerror(status);
         free(text);
-        return;
+        return -1;
     }
     f = fopen(path, "w");
     if (f == NULL) {
-        printf("save: cannot write %s: %s\n", path, strerror(errno));
+        *why = strerror(errno);
         free(text);
-        return;
+        return -2;
     }
     written = fwrite(text, 1, len, f) == len;
     err = errno;
@@ -194,11 +199,26 @@ static void save_game(struct session *s, const char *path)
         written = 0;
         err = errno;
     }
-    if (written)
-        printf("saved %d moves to %s\n", ttt_ply(s->game), path);
-    else
-        printf("save: cannot write %s: %s\n", path, strerror(err));
     free(text);
+    if (!written) {
+        *why = strerror(err);
+        return -2;
+    }
+    return 0;
+}
+
+/* Writes the game record to path, and says how that went. */
+static void save_game(struct session *s, const char *path)
+{
+    const char *why = "";
+    int saved = save_record(s->game, path, &why);
+
+    if (saved == 0)
+        printf("saved %d moves to %s\n", ttt_ply(s->game), path);
+    else if (saved == -1)
+        printf("save: %s\n", why);
+    else
+        printf("save: cannot write %s: %s\n", path, why);
 }
 
 /* Reads one line of at most INPUT_CAP - 1 bytes into buf, without its line
@@ -299,6 +319,53 @@ static const char *example_cell(const ttt_game *g, char *buf)
     return cell_name(0, 0, buf);
 }
 
+/* Whether the computer player that would answer a draw offer in g sees a
+ * draw: the solver, within DRAW_SOLVE_BUDGET positions, proves the
+ * position drawn. Larger boards, or a budget that runs out: no. */
+#define DRAW_SOLVE_EMPTY 16
+#define DRAW_SOLVE_BUDGET UINT64_C(200000)
+static int computer_sees_draw(const ttt_game *g)
+{
+    int n = ttt_size(g);
+    ttt_solution sol;
+
+    if (n * n - ttt_ply(g) > DRAW_SOLVE_EMPTY)
+        return 0;
+    memset(&sol, 0, sizeof sol);
+    sol.size = sizeof sol;
+    return ttt_solve(g, DRAW_SOLVE_BUDGET, 0, TTT_SOLVE_VALUE_ONLY, &sol, NULL,
+                     0, NULL) == TTT_OK &&
+           sol.value == TTT_VALUE_DRAW;
+}
+
+/* The side to move offers a draw. A human opponent is asked (the next
+ * input line: yes or no); a computer accepts only a position its solver
+ * proves drawn. */
+static void offer_draw(struct session *s)
+{
+    char line[INPUT_CAP];
+    int mark = ttt_to_move(s->game), other = -mark, accepted;
+    char *rest = line, *answer;
+
+    printf("%c offers a draw\n", mark_char(mark));
+    if (s->player[side_index(other)] == PLAYER_HUMAN) {
+        if (s->interactive)
+            printf("%c, accept the draw? (yes/no): ", mark_char(other));
+        fflush(stdout);
+        if (read_line(line) <= 0)
+            line[0] = '\0';
+        answer = next_word(&rest);
+        accepted = (strcmp(answer, "yes") == 0 || strcmp(answer, "y") == 0) &&
+                   *rest == '\0';
+    } else {
+        accepted = computer_sees_draw(s->game);
+    }
+    if (accepted && ttt_agree_draw(s->game, NULL) == TTT_OK)
+        printf("%c accepts the draw\n", mark_char(other));
+    else
+        printf("%c declines the draw\n", mark_char(other));
+}
+
 /* Shows the prompt (on a terminal), reads one line and acts on it. Returns
  * 1 when the game should stop (quit or end of input), else 0. */
 int human_turn(struct session *s)
@@ -340,6 +407,12 @@ int human_turn(struct session *s)
         undo_to_human(s);
     else if (strcmp(word, "redo") == 0 && *rest == '\0')
         redo_to_human(s);
+    else if (strcmp(word, "resign") == 0 && *rest == '\0') {
+        int mark = ttt_to_move(s->game);
+        if (ttt_resign(s->game, mark, NULL) == TTT_OK)
+            printf("%c resigns\n", mark_char(mark));
+    } else if (strcmp(word, "draw") == 0 && *rest == '\0')
+        offer_draw(s);
     else if (strcmp(word, "save") == 0) {
         /* The file name is the rest of the line, spaces included. */
         size_t n = strlen(rest);
