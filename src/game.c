@@ -391,7 +391,11 @@ static inline int play_locked(ttt_game *game, int mark, int row, int col,
     return TTT_OK;
 }
 
-int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
+/* ttt_play and ttt_play_next: for_mover plays for the side to move, read
+ * under the same lock that plays, so no other thread can take the turn in
+ * between. Both callers pass a constant, so each inlines to its own path. */
+static inline int play_entry(ttt_game *game, int mark, int for_mover, int row,
+                             int col, int *state)
 {
     if (!game)
         return TTT_E_INVALID;
@@ -400,6 +404,8 @@ int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
     int status = lock_for_change(game);
     if (status != TTT_OK)
         return status;
+    if (for_mover)
+        mark = ttt__mover_at(ply_of(game));
     status = play_locked(game, mark, row, col, &pending);
     int new_state = game->state;
     ttt__unlock(game);
@@ -411,26 +417,14 @@ int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
     return TTT_OK;
 }
 
+int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
+{
+    return play_entry(game, mark, 0, row, col, state);
+}
+
 int ttt_play_next(ttt_game *game, int row, int col, int *state)
 {
-    if (!game)
-        return TTT_E_INVALID;
-    ttt__board_prefetch(&game->board, row, col);
-    pending_event pending;
-    int status = lock_for_change(game);
-    if (status != TTT_OK)
-        return status;
-    /* The mover is read under the same lock that plays, so no other thread
-     * can take the turn in between. */
-    status = play_locked(game, ttt__mover_at(ply_of(game)), row, col, &pending);
-    int new_state = game->state;
-    ttt__unlock(game);
-    if (status != TTT_OK)
-        return status;
-    if (state)
-        *state = new_state;
-    deliver(game, &pending);
-    return TTT_OK;
+    return play_entry(game, TTT_EMPTY, 1, row, col, state);
 }
 
 int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
