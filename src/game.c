@@ -391,22 +391,6 @@ static inline int play_locked(ttt_game *game, int mark, int row, int col,
     return TTT_OK;
 }
 
-/* The end of every call that changes the game under the lock: lets the
- * lock go, then reports the state (if asked) and delivers the event, but
- * only for a change that happened. */
-static inline int finish_change(ttt_game *game, int status,
-                                const pending_event *pending, int *state)
-{
-    int new_state = game->state;
-    ttt__unlock(game);
-    if (status != TTT_OK)
-        return status;
-    if (state)
-        *state = new_state;
-    deliver(game, pending);
-    return TTT_OK;
-}
-
 /* ttt_play and ttt_play_next: for_mover plays for the side to move, read
  * under the same lock that plays, so no other thread can take the turn in
  * between. Both callers pass a constant, so each inlines to its own path. */
@@ -423,7 +407,14 @@ static inline int play_entry(ttt_game *game, int mark, int for_mover, int row,
     if (for_mover)
         mark = ttt__mover_at(ply_of(game));
     status = play_locked(game, mark, row, col, &pending);
-    return finish_change(game, status, &pending, state);
+    int new_state = game->state;
+    ttt__unlock(game);
+    if (status != TTT_OK)
+        return status;
+    if (state)
+        *state = new_state;
+    deliver(game, &pending);
+    return TTT_OK;
 }
 
 int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
@@ -467,7 +458,14 @@ int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
     } else {
         status = TTT_E_STALE;
     }
-    return finish_change(game, status, &pending, state);
+    int new_state = game->state;
+    ttt__unlock(game);
+    if (status != TTT_OK)
+        return status;
+    if (state)
+        *state = new_state;
+    deliver(game, &pending);
+    return TTT_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -542,7 +540,14 @@ static int end_game(ttt_game *game, int ending, int kind, int *state)
         status = TTT_E_MARK;
     else
         end_locked(game, ending, kind, &pending);
-    return finish_change(game, status, &pending, state);
+    int new_state = game->state;
+    ttt__unlock(game);
+    if (status != TTT_OK)
+        return status;
+    if (state)
+        *state = new_state;
+    deliver(game, &pending);
+    return TTT_OK;
 }
 
 int ttt_resign(ttt_game *game, int mark, int *state)
