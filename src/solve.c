@@ -43,7 +43,7 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
     s->budget = budget ? budget : UINT64_MAX;
     size_t buckets = table_buckets(table_bytes, empty, s->budget);
     carver sizes = {NULL, 0, 0};
-    ttt__sboard_size(&sizes, &s->b, snap->n, snap->k, 1);
+    ttt__sboard_size(&sizes, &s->b, snap, 1);
     carve(&sizes, (size_t)snap->nn, sizeof(int64_t));
     carve(&sizes, 4 * (size_t)snap->k + 4, sizeof(int32_t));
     carve(&sizes, (size_t)snap->nn, sizeof(int32_t));
@@ -57,7 +57,7 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
     if (!memory->block)
         return TTT_E_NOMEM;
     carver parts = {memory->block, 0, 0};
-    ttt__sboard_size(&parts, &s->b, snap->n, snap->k, 1);
+    ttt__sboard_size(&parts, &s->b, snap, 1);
     s->history = carve(&parts, (size_t)snap->nn, sizeof(int64_t));
     s->future = carve(&parts, 4 * (size_t)snap->k + 4, sizeof(int32_t));
     s->relevance = carve(&parts, (size_t)snap->nn, sizeof(int32_t));
@@ -156,20 +156,22 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
     }
 
     /* Every move whose child keeps the target. Dead cells are
-     * interchangeable: one answer serves them all. */
+     * interchangeable: one answer serves them all, but under gravity,
+     * where each opens a different cell above it. */
     int32_t count = 0;
     int dead_answer = -2;
     for (int32_t cell = 0; cell < b->nn; cell++) {
-        if (b->cells[cell] != TTT_EMPTY)
+        if (b->cells[cell] != TTT_EMPTY || !sboard_playable(b, cell))
             continue;
         int keeps;
-        if (b->sums[cell].live == 0 && dead_answer != -2) {
+        int shared = b->sums[cell].live == 0 && !b->gravity;
+        if (shared && dead_answer != -2) {
             keeps = dead_answer;
         } else {
             keeps = ttt__move_reaches(s, cell, target);
             if (keeps < 0)
                 return s->status;
-            if (b->sums[cell].live == 0)
+            if (shared)
                 dead_answer = keeps;
         }
         if (keeps)
