@@ -21,12 +21,14 @@
  * The reference knows nothing of the library but its rules: K in a row on a
  * width x height board (row 0 on top), under gravity only the lowest empty
  * cell of a column may be taken, in misere the player who completes a line
- * loses. Its search is a plain negamax over every legal move, with no
+ * loses, and with a ply limit the game is drawn once that many moves are
+ * played without a line. Its search is a plain negamax over every legal move, with no
  * table, no pruning and no threat logic, so it shares no shortcut with the
  * solver it checks.
  */
 typedef struct model {
     int width, height, k, gravity, misere;
+    int limit;                     /* the ply limit, or width * height */
     int8_t cells[MODEL_MAX_CELLS]; /* TTT_X, TTT_O or TTT_EMPTY */
     int fill[MODEL_MAX_SIDE];      /* marks in each column */
     int placed;
@@ -84,7 +86,8 @@ static int model_mover(const model *m)
 }
 
 /* Scores for the side to move: a win in p plies is SCORE_END - p, a loss in
- * p plies -(SCORE_END - p), a draw 0 (and then the game fills the board). */
+ * p plies -(SCORE_END - p), a draw 0 (and then the game lasts to the full
+ * board or the ply limit). */
 #define SCORE_END 1000
 
 /* The score, for its mover, of playing cell: the game's end or the
@@ -98,7 +101,7 @@ static int model_move_score(model *m, int cell)
     int v;
     if (model_line_at(m, cell)) {
         v = m->misere ? -(SCORE_END - 1) : SCORE_END - 1;
-    } else if (m->placed == m->width * m->height) {
+    } else if (m->placed == m->limit) {
         v = 0;
     } else {
         v = -model_negamax(m);
@@ -138,7 +141,7 @@ static int model_solve(model *m, int *value, int *plies, int32_t *best)
             best[count++] = cell;
     }
     *value = top > 0 ? TTT_VALUE_WIN : top < 0 ? TTT_VALUE_LOSS : TTT_VALUE_DRAW;
-    *plies = top == 0 ? m->width * m->height - m->placed
+    *plies = top == 0 ? m->limit - m->placed
                       : SCORE_END - (top > 0 ? top : -top);
     return count;
 }
@@ -174,14 +177,16 @@ static uint64_t next_random(uint64_t *state)
 }
 
 static ttt_game *new_pair(model *m, int width, int height, int k, int gravity,
-                          int misere)
+                          int misere, int limit)
 {
     ttt_game *game = NULL;
     assert_true(width <= MODEL_MAX_SIDE && height <= MODEL_MAX_SIDE);
     assert_int_equal(ttt_game_new_rect(width, height, k, &game), TTT_OK);
     assert_int_equal(ttt_game_set_rule(game, TTT_RULE_GRAVITY, gravity), TTT_OK);
     assert_int_equal(ttt_game_set_rule(game, TTT_RULE_MISERE, misere), TTT_OK);
+    assert_int_equal(ttt_game_set_rule(game, TTT_RULE_PLY_LIMIT, limit), TTT_OK);
     memset(m, 0, sizeof *m);
+    m->limit = limit ? limit : width * height;
     m->width = width;
     m->height = height;
     m->k = k;
@@ -217,7 +222,7 @@ static int random_opening(ttt_game *game, model *m, int moves, uint64_t *rng)
             break;
         int cell = legal[next_random(rng) % (uint64_t)count];
         model_place(m, cell, model_mover(m));
-        int ends = model_line_at(m, cell) || m->placed == m->width * m->height;
+        int ends = model_line_at(m, cell) || m->placed == m->limit;
         model_lift(m, cell);
         if (ends)
             break;
@@ -235,6 +240,7 @@ typedef struct board_case {
     int width, height, k, gravity, misere;
     int positions;     /* random positions checked */
     int fewest, most;  /* opening moves before each */
+    int limit;         /* the ply limit rule, 0 for none */
 } board_case;
 
 static void check_solver(const board_case *c, uint64_t seed)
@@ -242,7 +248,7 @@ static void check_solver(const board_case *c, uint64_t seed)
     uint64_t rng = seed;
     for (int i = 0; i < c->positions; i++) {
         model m;
-        ttt_game *game = new_pair(&m, c->width, c->height, c->k, c->gravity, c->misere);
+        ttt_game *game = new_pair(&m, c->width, c->height, c->k, c->gravity, c->misere, c->limit);
         int span = c->most - c->fewest + 1;
         int moves = c->fewest + (int)(next_random(&rng) % (uint64_t)span);
         random_opening(game, &m, moves, &rng);
@@ -301,33 +307,41 @@ static void test_solver_on_rectangles(void **state)
     (void)state;
     /* Lines shorter than K on one side (K = 4 on 3 x 4), wide and tall. */
     static const board_case cases[] = {
-        {3, 4, 3, 0, 0, 24, 3, 8},
-        {4, 3, 3, 0, 0, 24, 3, 8},
-        {4, 3, 4, 0, 0, 16, 3, 8},
-        {3, 4, 4, 0, 0, 16, 3, 8},
-        {5, 3, 3, 0, 0, 16, 6, 11},
-        {3, 5, 4, 0, 0, 16, 6, 11},
-        {5, 3, 4, 0, 1, 12, 6, 11},
-        {4, 3, 3, 0, 1, 16, 3, 8},
+        {3, 4, 3, 0, 0, 24, 3, 8, 0},
+        {4, 3, 3, 0, 0, 24, 3, 8, 0},
+        {4, 3, 4, 0, 0, 16, 3, 8, 0},
+        {3, 4, 4, 0, 0, 16, 3, 8, 0},
+        {5, 3, 3, 0, 0, 16, 6, 11, 0},
+        {3, 5, 4, 0, 0, 16, 6, 11, 0},
+        {5, 3, 4, 0, 1, 12, 6, 11, 0},
+        {4, 3, 3, 0, 1, 16, 3, 8, 0},
+        {4, 3, 3, 0, 0, 12, 3, 8, 10},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         check_solver(&cases[i], 0x5EED0000u + i);
 }
 
+/* Under the classic rules a dedicated solver may take gravity boards that
+ * fit it; the misere and ply-limit cases are the general search's. */
 static void test_solver_under_gravity(void **state)
 {
     (void)state;
     static const board_case cases[] = {
-        {3, 4, 3, 1, 0, 20, 0, 8},
-        {4, 3, 3, 1, 0, 20, 0, 8},
-        {4, 4, 3, 1, 0, 24, 3, 10},
-        {4, 4, 4, 1, 0, 16, 4, 10},
-        {5, 4, 4, 1, 0, 12, 7, 14},
-        {4, 5, 4, 1, 0, 12, 7, 14},
-        {5, 3, 4, 1, 0, 12, 3, 10}, /* K past the height: rows only */
-        {3, 5, 4, 1, 0, 12, 3, 10}, /* K past the width: columns only */
-        {4, 4, 3, 1, 1, 16, 4, 10},
-        {5, 3, 3, 1, 1, 12, 4, 10},
+        {3, 4, 3, 1, 0, 20, 0, 8, 0},
+        {4, 3, 3, 1, 0, 20, 0, 8, 0},
+        {4, 4, 3, 1, 0, 24, 3, 10, 0},
+        {4, 4, 4, 1, 0, 16, 4, 10, 0},
+        {5, 4, 4, 1, 0, 12, 7, 14, 0},
+        {4, 5, 4, 1, 0, 12, 7, 14, 0},
+        {5, 3, 4, 1, 0, 12, 3, 10, 0}, /* K past the height: rows only */
+        {3, 5, 4, 1, 0, 12, 3, 10, 0}, /* K past the width: columns only */
+        {4, 4, 3, 1, 1, 16, 4, 10, 0},
+        {5, 3, 3, 1, 1, 12, 4, 10, 0},
+        /* A ply limit: a draw may come before the board is full. */
+        {4, 4, 3, 1, 0, 16, 3, 10, 13},
+        {4, 4, 4, 1, 0, 12, 4, 10, 14},
+        {5, 4, 4, 1, 0, 12, 7, 14, 17},
+        {3, 5, 4, 1, 0, 12, 3, 10, 12},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         check_solver(&cases[i], 0x6AA70000u + i);
@@ -345,7 +359,7 @@ static void test_solver_published_gravity_values(void **state)
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
         model m;
-        ttt_game *game = new_pair(&m, known[i].width, known[i].height, known[i].k, 1, 0);
+        ttt_game *game = new_pair(&m, known[i].width, known[i].height, known[i].k, 1, 0, 0);
         ttt_solution s;
         memset(&s, 0, sizeof s);
         s.size = sizeof s;
@@ -371,7 +385,7 @@ static void play_bot_games(const board_case *c, int games, uint64_t seed)
     uint64_t rng = seed;
     for (int g = 0; g < games; g++) {
         model m;
-        ttt_game *game = new_pair(&m, c->width, c->height, c->k, c->gravity, c->misere);
+        ttt_game *game = new_pair(&m, c->width, c->height, c->k, c->gravity, c->misere, c->limit);
         int state = TTT_IN_PROGRESS;
         while (state == TTT_IN_PROGRESS) {
             int32_t legal[MODEL_MAX_CELLS];
@@ -423,12 +437,13 @@ static void test_bots_play_legal_moves_under_gravity(void **state)
 {
     (void)state;
     static const board_case cases[] = {
-        {7, 6, 4, 1, 0, 0, 0, 0}, /* Connect Four */
-        {5, 4, 4, 1, 0, 0, 0, 0},
-        {4, 4, 3, 1, 0, 0, 0, 0},
-        {3, 6, 3, 1, 0, 0, 0, 0},
-        {8, 3, 4, 1, 0, 0, 0, 0},
-        {6, 5, 4, 1, 1, 0, 0, 0}, /* misere */
+        {7, 6, 4, 1, 0, 0, 0, 0, 0}, /* Connect Four */
+        {5, 4, 4, 1, 0, 0, 0, 0, 0},
+        {4, 4, 3, 1, 0, 0, 0, 0, 0},
+        {3, 6, 3, 1, 0, 0, 0, 0, 0},
+        {8, 3, 4, 1, 0, 0, 0, 0, 0},
+        {6, 5, 4, 1, 1, 0, 0, 0, 0}, /* misere */
+        {7, 6, 4, 1, 0, 0, 0, 0, 30}, /* Connect Four drawn at ply 30 */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         play_bot_games(&cases[i], 4, 0xB0770000u + i);
@@ -438,10 +453,10 @@ static void test_bots_on_rectangles(void **state)
 {
     (void)state;
     static const board_case cases[] = {
-        {7, 4, 4, 0, 0, 0, 0, 0},
-        {3, 8, 3, 0, 0, 0, 0, 0},
-        {8, 5, 6, 0, 0, 0, 0, 0}, /* K past the height */
-        {6, 4, 3, 0, 1, 0, 0, 0}, /* misere */
+        {7, 4, 4, 0, 0, 0, 0, 0, 0},
+        {3, 8, 3, 0, 0, 0, 0, 0, 0},
+        {8, 5, 6, 0, 0, 0, 0, 0, 0}, /* K past the height */
+        {6, 4, 3, 0, 1, 0, 0, 0, 0}, /* misere */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         play_bot_games(&cases[i], 3, 0x4EC70000u + i);
