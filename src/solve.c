@@ -238,6 +238,35 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
     return status;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Dedicated solvers                                                         */
+
+#define SOLVER_NOT_HANDLED 1
+
+/*
+ * A solver built for one family of boards (Connect Four's bitboard solver,
+ * for gravity boards whose columns fit a word under the classic rules)
+ * takes the positions it fits: it fills r and found as the general search
+ * would and returns TTT_OK, TTT_E_BUDGET or TTT_E_NOMEM. Every other board
+ * and rule set comes back SOLVER_NOT_HANDLED with nothing written, and the
+ * general search runs: the fallback, and the reference the dedicated
+ * solvers are tested against. The position is in progress.
+ */
+static int run_dedicated_solver(const ttt_game *game, const snapshot *snap,
+                                uint64_t budget, size_t table_bytes,
+                                int all_moves, solve_result *r,
+                                ttt_solution *found)
+{
+    (void)game;
+    (void)snap;
+    (void)budget;
+    (void)table_bytes;
+    (void)all_moves;
+    (void)r;
+    (void)found;
+    return SOLVER_NOT_HANDLED;
+}
+
 int ttt__run_solve(const ttt_game *game, const snapshot *snap,
                      uint64_t budget, size_t table_bytes, int all_moves,
                      solve_result *r, ttt_solution *found)
@@ -256,6 +285,10 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
         found->plies = 0;
         return TTT_OK;
     }
+    int dedicated = run_dedicated_solver(game, snap, budget, table_bytes,
+                                         all_moves, r, found);
+    if (dedicated != SOLVER_NOT_HANDLED)
+        return dedicated;
     solver s;
     search_memory memory = {game, NULL};
     int status = solver_start(&s, &memory, snap, budget, table_bytes);
