@@ -1,4 +1,4 @@
-/* engine.h - what the engine's files share: its use of the game's allocator, one-block scratch memory, the snapshot of a game, the eight symmetries of the square. */
+/* engine.h - what the engine's files share: its use of the game's allocator, one-block scratch memory, the snapshot of a game, the symmetries of the board. */
 #ifndef TTT_ENGINE_H
 #define TTT_ENGINE_H
 
