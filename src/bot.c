@@ -18,6 +18,9 @@
  * (which becomes a double threat if left alone) two plies later. Candidate
  * cells are the live cells sharing a window with some mark; the root tries
  * its best BOT_ROOT_MAX by weight, inner nodes their best BOT_BEAM.
+ * Under gravity the candidates are the landing cells, only a landing cell
+ * wins or must be blocked at once, and a cell just below an opponent's
+ * completion cell is tried last.
  * Positions with few empty cells are handed to the exact solver first.
  */
 
