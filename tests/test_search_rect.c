@@ -506,7 +506,11 @@ static void play_bot_games(const board_case *c, int games, uint64_t seed)
             level = levels[level];
             uint64_t bot_seed = next_random(&rng);
             int row = -1, col = -1;
-            assert_int_equal(ttt_best_move(game, level, 0, &bot_seed, &row, &col), TTT_OK);
+            /* A small budget for the strong bot: wins and blocks come
+             * before its search. */
+            uint64_t budget = level == TTT_BOT_STRONG ? 3000 : 0;
+            assert_int_equal(ttt_best_move(game, level, budget, &bot_seed, &row, &col),
+                             TTT_OK);
             int cell = row * c->width + col;
             int listed = 0;
             for (size_t i = 0; i < count; i++)
@@ -520,8 +524,11 @@ static void play_bot_games(const board_case *c, int games, uint64_t seed)
                     model_place(&m, cell, model_mover(&m));
                     assert_true(model_line_at(&m, cell));
                     model_lift(&m, cell);
-                } else if (threat >= 0) {
-                    /* Blocking one of several still loses: then any. */
+                } else if (threat >= 0 && c->limit == 0 && !c->early_draw) {
+                    /* The only block must be played, unless blocking
+                     * loses at once too: several threats, or under
+                     * gravity a line completed just above the block.
+                     * (A game drawn at a limit may need no block.) */
                     int other_mark = -model_mover(&m), threats = 0;
                     for (int t = 0; t < c->width * c->height; t++) {
                         if (!model_legal(&m, t))
@@ -530,7 +537,10 @@ static void play_bot_games(const board_case *c, int games, uint64_t seed)
                         threats += model_line_at(&m, t);
                         model_lift(&m, t);
                     }
-                    if (threats == 1)
+                    model_place(&m, threat, model_mover(&m));
+                    int answered = model_completion_cell(&m, 1) >= 0;
+                    model_lift(&m, threat);
+                    if (threats == 1 && !answered)
                         assert_int_equal(cell, threat);
                 }
             }
@@ -554,7 +564,7 @@ static void test_bots_play_legal_moves_under_gravity(void **state)
         {6, 4, 4, 1, 0, 0, 0, 0, 0, 1},  /* early draw */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        play_bot_games(&cases[i], 4, 0xB0770000u + i);
+        play_bot_games(&cases[i], 12, 0xB0770000u + i);
 }
 
 static void test_bots_on_rectangles(void **state)
@@ -567,7 +577,7 @@ static void test_bots_on_rectangles(void **state)
         {6, 4, 3, 0, 1, 0, 0, 0, 0, 0}, /* misere */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        play_bot_games(&cases[i], 3, 0x4EC70000u + i);
+        play_bot_games(&cases[i], 8, 0x4EC70000u + i);
 }
 
 int main(void)
