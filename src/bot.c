@@ -18,6 +18,9 @@
  * (which becomes a double threat if left alone) two plies later. Candidate
  * cells are the live cells sharing a window with some mark; the root tries
  * its best BOT_ROOT_MAX by weight, inner nodes their best BOT_BEAM.
+ * Under gravity the candidates are the landing cells, only a landing cell
+ * wins or must be blocked at once, and a cell just below an opponent's
+ * completion cell is tried last.
  * Positions with few empty cells are handed to the exact solver first.
  */
 
@@ -59,9 +62,10 @@ static int64_t bot_eval(const sboard *b, int me)
 /* 0 .. 127, higher nearer the centre of the board. */
 static int64_t centrality(const sboard *b, int32_t cell)
 {
-    int32_t row = cell / b->n, col = cell % b->n, half = b->n / 2;
-    int32_t dr = row > half ? row - half : half - row;
-    int32_t dc = col > half ? col - half : half - col;
+    int32_t row = cell / b->width, col = cell % b->width;
+    int32_t mid_row = b->height / 2, mid_col = b->width / 2;
+    int32_t dr = row > mid_row ? row - mid_row : mid_row - row;
+    int32_t dc = col > mid_col ? col - mid_col : mid_col - col;
     int32_t far = dr > dc ? dr : dc;
     return far > 127 ? 0 : 127 - far;
 }
@@ -74,14 +78,22 @@ static int32_t bot_candidates(bot *s, int me)
     int opp = 1 - me;
     int any_mark = b->empty < b->nn;
     /* With marks on the board the candidates are touched cells, listed by
-     * the board: no pass over the whole board at every node. */
-    int32_t listed = any_mark ? b->touched_count : b->nn;
+     * the board: no pass over the whole board at every node. Under gravity
+     * they are the landing cells, dead ones too: each opens the cell above
+     * it, so none is a mere pass. */
+    int32_t listed = b->gravity ? b->width : any_mark ? b->touched_count : b->nn;
     int32_t count = 0;
     for (int32_t i = 0; i < listed; i++) {
-        int32_t cell = any_mark ? b->touched[i] : i;
-        if (b->cells[cell] != TTT_EMPTY || b->sums[cell].live == 0)
+        int32_t cell = b->gravity ? landing_cell(b, i) : any_mark ? b->touched[i] : i;
+        if (cell < 0 || b->cells[cell] != TTT_EMPTY ||
+            (b->sums[cell].live == 0 && !b->gravity))
             continue;
         int64_t score = 2 * b->sums[cell].weight[me] + b->sums[cell].weight[opp];
+        /* Under gravity a mark below the opponent's completion cell hands
+         * it the win: such cells go last. */
+        if (b->gravity && !b->misere && cell >= b->width &&
+            b->threat_hits[opp][cell - b->width] > 0)
+            score = 0;
         if (b->misere)
             score = SCORE_CAP / 4096 - score -
                     (b->threat_hits[me][cell] > 0 ? SCORE_CAP / 8192 : 0);
@@ -100,7 +112,7 @@ static int32_t bot_candidates(bot *s, int me)
          * first live one, else the first empty one. */
         int32_t fallback = -1;
         for (int32_t cell = 0; cell < b->nn; cell++) {
-            if (b->cells[cell] != TTT_EMPTY)
+            if (b->cells[cell] != TTT_EMPTY || !sboard_playable(b, cell))
                 continue;
             if (fallback < 0)
                 fallback = cell;
@@ -144,12 +156,21 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
     int me = sboard_mover(b), opp = 1 - me;
     int32_t forced = -1;
     if (!b->misere) {
-        if (b->threat_cells[me] > 0)
+        /* Under gravity only a landing cell completes a window now. */
+        int32_t my_wins = b->threat_cells[me], opp_wins = b->threat_cells[opp];
+        int32_t unused, opp_cell = -1;
+        if (b->gravity) {
+            my_wins = sboard_playable_threats(b, me, &unused);
+            opp_wins = sboard_playable_threats(b, opp, &opp_cell);
+        } else if (opp_wins == 1) {
+            opp_cell = (int32_t)b->threat_sum[opp];
+        }
+        if (my_wins > 0)
             return BOT_WIN - ply;
-        if (b->threat_cells[opp] >= 2 && plies_left(b) >= 2)
+        if (opp_wins >= 2 && plies_left(b) >= 2)
             return -(BOT_WIN - ply - 1);
-        if (b->threat_cells[opp] == 1)
-            forced = (int32_t)b->threat_sum[opp];
+        if (opp_wins == 1)
+            forced = opp_cell;
         if (!can_complete(b, me) && !can_complete(b, opp))
             return 0;
     }
@@ -209,14 +230,14 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     bot s;
     memset(&s, 0, sizeof s);
     carver sizes = {NULL, 0, 0};
-    ttt__sboard_size(&sizes, &s.b, snap->n, snap->k, 0);
+    ttt__sboard_size(&sizes, &s.b, snap, 0);
     if (sizes.overflow)
         return TTT_E_NOMEM;
     void *block = engine_alloc(game, sizes.used);
     if (!block)
         return TTT_E_NOMEM;
     carver parts = {block, 0, 0};
-    ttt__sboard_size(&parts, &s.b, snap->n, snap->k, 0);
+    ttt__sboard_size(&parts, &s.b, snap, 0);
     ttt__sboard_init(&s.b, snap, 0);
     s.moves.game = game;
     s.moves.limit = BOT_MOVE_LIST_BYTES / sizeof(int64_t);
@@ -225,12 +246,17 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     sboard *b = &s.b;
     int me = sboard_mover(b);
 
+    /* A win at once, else a block; under gravity only of a landing cell. */
     int32_t chosen = -1;
-    if (!b->misere && b->threat_cells[me] > 0) {
+    if (!b->misere && b->gravity) {
+        if (sboard_playable_threats(b, me, &chosen) == 0)
+            sboard_playable_threats(b, 1 - me, &chosen);
+    } else if (!b->misere && b->threat_cells[me] > 0) {
         chosen = ttt__some_threat_cell(b, me);
     } else if (!b->misere && b->threat_cells[1 - me] > 0) {
         chosen = ttt__some_threat_cell(b, 1 - me);
-    } else {
+    }
+    if (chosen < 0) {
         int32_t count = bot_candidates(&s, me);
         if (count < 0) {
             s.status = count;
@@ -317,7 +343,6 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
     if (level == TTT_BOT_RANDOM)
         return ttt_random_move(game, seed, row, col);
 
-    int32_t n = game->board.n, nn = game->board.nn;
     snapshot snap;
     solve_result r;
     void *block = ttt__start_solve(game, &snap, &r);
@@ -340,7 +365,7 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
     } else {
         uint64_t budget = node_budget ? node_budget : default_bot_budget(snap.k);
         status = TTT_E_BUDGET;
-        if (nn - snap.ply <= BOT_SOLVE_EMPTY) {
+        if (snap.nn - snap.ply <= BOT_SOLVE_EMPTY) {
             /* Small enough to try exactly: half the budget. */
             status = ttt__run_solve(game, &snap, budget / 2 + 1, 0, 1, &r, &found);
             if (status == TTT_OK)
@@ -355,7 +380,7 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
         return status;
     if (seed)
         *seed = seed_copy;
-    *row = cell / n;
-    *col = cell % n;
+    *row = cell / snap.width;
+    *col = cell % snap.width;
     return TTT_OK;
 }

@@ -1,4 +1,4 @@
-/* engine.h - what the engine's files share: its use of the game's allocator, one-block scratch memory, the snapshot of a game, the eight symmetries of the square. */
+/* engine.h - what the engine's files share: its use of the game's allocator, one-block scratch memory, the snapshot of a game, the symmetries of the board. */
 #ifndef TTT_ENGINE_H
 #define TTT_ENGINE_H
 
@@ -98,7 +98,7 @@ typedef struct snapshot {
     int32_t misere;
     int32_t early_draw;
     int32_t limit_empty; /* the game's ply limit as an empty-cell count, 0: none */
-    int8_t *cells; /* nn marks, row-major; memory owned by the caller */
+    int8_t *cells; /* nn = width * height marks, row-major; memory owned by the caller */
 } snapshot;
 
 /* Size and win length never change after creation, so the caller can size
@@ -144,5 +144,41 @@ static inline int32_t symmetric_cell(int32_t n, int s, int32_t row, int32_t col)
 
 /* The symmetry that undoes symmetry s. */
 static const int inverse_symmetry[8] = {0, 3, 2, 1, 4, 5, 6, 7};
+
+/* ------------------------------------------------------------------------ */
+/* Symmetries of a W x H board                                               */
+
+/* The image of (row, col) under symmetry s (numbered as for the square) of
+ * a board width columns wide and height rows high. The rotations by 90
+ * degrees and the diagonal reflections (1, 3, 6, 7) need width == height. */
+static inline int32_t symmetric_cell_wh(int32_t width, int32_t height, int s,
+                                        int32_t row, int32_t col)
+{
+    int32_t right = width - 1, bottom = height - 1;
+    switch (s) {
+    case 0: return row * width + col;
+    case 2: return (bottom - row) * width + (right - col);
+    case 4: return row * width + (right - col);
+    case 5: return (bottom - row) * width + col;
+    default: return symmetric_cell(width, s, row, col);
+    }
+}
+
+/* The symmetries a board keeps, written to ids (room for 8), identity
+ * first; returns how many. A square has all eight; a rectangle the
+ * identity, the two mirrors and the half turn; under gravity only the
+ * left-right mirror keeps every column's bottom at the bottom. */
+static inline int board_symmetries(int32_t width, int32_t height, int gravity,
+                                   int ids[8])
+{
+    static const int square[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    static const int rectangle[4] = {0, 4, 5, 2};
+    static const int upright[2] = {0, 4};
+    const int *from = gravity ? upright : width == height ? square : rectangle;
+    int count = gravity ? 2 : width == height ? 8 : 4;
+    for (int i = 0; i < count; i++)
+        ids[i] = from[i];
+    return count;
+}
 
 #endif /* TTT_ENGINE_H */

@@ -155,22 +155,43 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     }
 }
 
+/* The index of the window starting at (row, col) in direction d. Rows of
+ * windows: along a row, height rows of row_span; along a column,
+ * column_span rows of width; along each diagonal, column_span rows of
+ * row_span (anti-diagonals start K - 1 columns in). */
 static int32_t window_index(const sboard *b, int d, int32_t row, int32_t col)
 {
     switch (d) {
-    case 0: return b->window_base[0] + row * b->span + col;
-    case 1: return b->window_base[1] + row * b->n + col;
-    case 2: return b->window_base[2] + row * b->span + col;
-    default: return b->window_base[3] + row * b->span + (col - (b->k - 1));
+    case 0: return b->window_base[0] + row * b->row_span + col;
+    case 1: return b->window_base[1] + row * b->width + col;
+    case 2: return b->window_base[2] + row * b->row_span + col;
+    default: return b->window_base[3] + row * b->row_span + (col - (b->k - 1));
     }
+}
+
+/* Steps from (row, col) in direction d, forward (sign +1) or back (-1),
+ * that stay on the board, capped at limit: ttt__room for a board width
+ * columns wide and height rows high. */
+static int32_t room(const sboard *b, int32_t row, int32_t col, int d, int sign,
+                    int32_t limit)
+{
+    int32_t up = row, down = b->height - 1 - row, left = col, right = b->width - 1 - col;
+    int32_t to_edge;
+    switch (d) {
+    case 0: to_edge = sign > 0 ? right : left; break;
+    case 1: to_edge = sign > 0 ? down : up; break;
+    case 2: to_edge = sign > 0 ? min32(down, right) : min32(up, left); break;
+    default: to_edge = sign > 0 ? min32(down, left) : min32(up, right); break;
+    }
+    return min32(to_edge, limit);
 }
 
 static window_run compute_windows_through(const sboard *b, int32_t cell, int d)
 {
-    int32_t n = b->n, k = b->k;
-    int32_t row = cell / n, col = cell % n;
-    int32_t back = ttt__room(n, row, col, d, -1, k - 1);
-    int32_t ahead = ttt__room(n, row, col, d, +1, k - 1);
+    int32_t width = b->width, k = b->k;
+    int32_t row = cell / width, col = cell % width;
+    int32_t back = room(b, row, col, d, -1, k - 1);
+    int32_t ahead = room(b, row, col, d, +1, k - 1);
     /* The cell sits at offset j of the window starting j steps back, for
      * k - 1 - ahead <= j <= back. */
     window_run run;
@@ -248,13 +269,25 @@ static void touch_windows(sboard *b, int32_t cell, int p, int add)
     }
 }
 
-void ttt__sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
+/* Windows along a line of this many cells: length - k + 1, or none. */
+static int32_t windows_along(int32_t length, int32_t k)
+{
+    return length >= k ? length - k + 1 : 0;
+}
+
+void ttt__sboard_size(carver *carver, sboard *b, const snapshot *snap,
                         int use_keys)
 {
-    size_t nn = (size_t)n * (size_t)n;
-    size_t span = (size_t)(n - k + 1);
-    size_t windows = 2 * (size_t)n * span + 2 * span * span;
+    int32_t k = snap->k;
+    size_t width = (size_t)snap->width, height = (size_t)snap->height;
+    size_t nn = width * height;
+    size_t row_span = (size_t)windows_along(snap->width, k);
+    size_t column_span = (size_t)windows_along(snap->height, k);
+    size_t windows = height * row_span + column_span * width + 2 * column_span * row_span;
+    int ids[8];
+    size_t sym_count = (size_t)board_symmetries(snap->width, snap->height, snap->gravity, ids);
     b->cells = carve(carver, nn, sizeof(int8_t));
+    b->column_fill = carve(carver, width, sizeof(int32_t));
     b->window_marks = carve(carver, windows * 2, sizeof(int16_t));
     b->window_offsets = carve(carver, windows, sizeof(int32_t));
     b->window_start = carve(carver, windows, sizeof(int32_t));
@@ -271,31 +304,36 @@ void ttt__sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
     if (use_keys) {
         b->key_term[0] = carve(carver, nn, sizeof(uint64_t));
         b->key_term[1] = carve(carver, nn, sizeof(uint64_t));
-        b->sym = carve(carver, 8 * nn, sizeof(int32_t));
+        b->sym = carve(carver, sym_count * nn, sizeof(int32_t));
     }
 }
 
 void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
 {
-    int32_t n = snap->n, k = snap->k, nn = snap->nn, span = n - k + 1;
-    b->n = n;
+    int32_t width = snap->width, height = snap->height, k = snap->k;
+    int32_t nn = width * height;
+    int32_t row_span = windows_along(width, k), column_span = windows_along(height, k);
+    b->width = width;
+    b->height = height;
     b->k = k;
     b->nn = nn;
-    b->span = span;
+    b->row_span = row_span;
+    b->column_span = column_span;
+    b->gravity = snap->gravity;
     b->misere = snap->misere;
     b->early_draw = snap->early_draw;
     b->limit_empty = snap->limit_empty;
     b->window_base[0] = 0;
-    b->window_base[1] = n * span;
-    b->window_base[2] = 2 * n * span;
-    b->window_base[3] = 2 * n * span + span * span;
-    b->window_count = 2 * n * span + 2 * span * span;
+    b->window_base[1] = height * row_span;
+    b->window_base[2] = b->window_base[1] + column_span * width;
+    b->window_base[3] = b->window_base[2] + column_span * row_span;
+    b->window_count = b->window_base[3] + column_span * row_span;
     b->window_step[0] = 1;
-    b->window_step[1] = n;
-    b->window_step[2] = span + 1;
-    b->window_step[3] = span - 1;
+    b->window_step[1] = width;
+    b->window_step[2] = row_span + 1;
+    b->window_step[3] = row_span - 1;
     for (int d = 0; d < 4; d++)
-        b->cell_step[d] = ttt__dir_row[d] * n + ttt__dir_col[d];
+        b->cell_step[d] = ttt__dir_row[d] * width + ttt__dir_col[d];
     b->empty = nn;
     b->live = 0;
     b->completed = 0;
@@ -311,6 +349,7 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     for (int32_t m = 0; m <= k; m++)
         b->weight[m] = (int64_t)1 << min32(3 * m, WEIGHT_SHIFT_CAP);
     memset(b->cells, TTT_EMPTY, (size_t)nn);
+    memset(b->column_fill, 0, (size_t)width * sizeof(int32_t));
     memset(b->window_marks, 0, (size_t)b->window_count * 2 * sizeof(int16_t));
     memset(b->window_offsets, 0, (size_t)b->window_count * sizeof(int32_t));
     memset(b->sums, 0, (size_t)nn * sizeof(struct cell_sums));
@@ -321,12 +360,12 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     /* Every window starts empty and live. */
     window_share share = empty_window_share(b);
     for (int d = 0; d < 4; d++) {
-        int32_t rows = d == 0 ? n : span;
+        int32_t rows = d == 0 ? height : column_span;
         int32_t col_lo = d == 3 ? k - 1 : 0;
-        int32_t col_hi = d == 1 || d == 3 ? n : span;
+        int32_t col_hi = d == 1 || d == 3 ? width : row_span;
         for (int32_t row = 0; row < rows; row++) {
             for (int32_t col = col_lo; col < col_hi; col++) {
-                int32_t start = row * n + col;
+                int32_t start = row * width + col;
                 b->window_start[window_index(b, d, row, col)] = start;
             }
         }
@@ -353,6 +392,16 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     }
 
     if (use_keys) {
+        int ids[8];
+        b->sym_count = board_symmetries(width, height, b->gravity, ids);
+        for (int s = 0; s < b->sym_count; s++) {
+            /* The inverse of each symmetry the board keeps is kept too. */
+            b->sym_inverse[s] = s;
+            for (int t = 0; t < b->sym_count; t++) {
+                if (ids[t] == inverse_symmetry[ids[s]])
+                    b->sym_inverse[s] = t;
+            }
+        }
         uint64_t seed = UINT64_C(0x7474742d736f6c76); /* fixed: keys are reproducible */
         uint64_t power = 1;
         for (int32_t cell = 0; cell < nn; cell++) {
@@ -365,9 +414,9 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
                 b->key_term[0][cell] = ttt__next_random(&seed);
                 b->key_term[1][cell] = ttt__next_random(&seed);
             }
-            for (int s = 0; s < 8; s++)
+            for (int s = 0; s < b->sym_count; s++)
                 b->sym[(size_t)s * (size_t)nn + (size_t)cell] =
-                    symmetric_cell(n, s, cell / n, cell % n);
+                    symmetric_cell_wh(width, height, ids[s], cell / width, cell % width);
         }
         for (int s = 0; s < 8; s++)
             b->key[s] = 0;
@@ -389,9 +438,11 @@ void ttt__sboard_place(sboard *b, int32_t cell, int p)
     TTT_ASSERT(b->cells[cell] == TTT_EMPTY);
     b->cells[cell] = (int8_t)ttt__mark_of(p);
     b->empty--;
+    if (b->gravity)
+        b->column_fill[cell % b->width]++;
     touch_windows(b, cell, p, +1);
     if (b->use_keys) {
-        for (int s = 0; s < 8; s++)
+        for (int s = 0; s < b->sym_count; s++)
             b->key[s] += b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
     }
 }
@@ -402,9 +453,11 @@ void ttt__sboard_remove(sboard *b, int32_t cell)
     int p = ttt__player_of(b->cells[cell]);
     b->cells[cell] = TTT_EMPTY;
     b->empty++;
+    if (b->gravity)
+        b->column_fill[cell % b->width]--;
     touch_windows(b, cell, p, -1);
     if (b->use_keys) {
-        for (int s = 0; s < 8; s++)
+        for (int s = 0; s < b->sym_count; s++)
             b->key[s] -= b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
     }
 }

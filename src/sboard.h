@@ -43,10 +43,20 @@
  *   eval                the weights of X's one-sided windows minus O's.
  * Players are indexed 0 for X and 1 for O.
  *
- * For the transposition table the board also keeps, for each of the eight
- * symmetries of the square, the key of the transformed position: a sum of
+ * The board is width columns by height rows (cells row * width + col, row
+ * 0 on top). Windows lie only along lines at least K long: with K greater
+ * than the width there are no row or diagonal windows at all.
+ *
+ * For the transposition table the board also keeps, for each symmetry the
+ * board has (eight for a square, four for a rectangle, two under gravity:
+ * board_symmetries), the key of the transformed position: a sum of
  * per-cell terms, base-3 digits (exact) up to 40 cells and pseudo-random
- * 64-bit terms beyond. The smallest of the eight is the canonical key.
+ * 64-bit terms beyond. The smallest of them is the canonical key.
+ *
+ * Under gravity a mark may only go to the lowest empty cell of its column
+ * (its landing cell): the board counts each column's marks, and a
+ * completion cell wins at once only if it is a landing cell
+ * (sboard_playable_threats).
  */
 
 #define WEIGHT_SHIFT_CAP 30
@@ -80,8 +90,11 @@ struct cell_sums {
 };
 
 typedef struct sboard {
-    int32_t n, k, nn;
-    int32_t span;             /* windows along one line: n - k + 1 */
+    int32_t width, height, k, nn;
+    int32_t row_span;         /* windows along a row: width - k + 1, or 0 */
+    int32_t column_span;      /* windows along a column: height - k + 1, or 0 */
+    int32_t gravity;
+    int32_t *column_fill;     /* per column: its marks (kept under gravity) */
     int32_t misere, early_draw;
     int32_t limit_empty;      /* empty cells at the ply limit; 0: none */
     int32_t window_count;
@@ -108,12 +121,15 @@ typedef struct sboard {
     int32_t *open_windows[2]; /* k + 1 counters each */
     int64_t *weight;          /* k + 1 weights */
     int32_t use_keys;
-    uint64_t key[8];
+    int32_t sym_count;        /* the board's symmetries (board_symmetries) */
+    int32_t sym_inverse[8];   /* per symmetry: the one that undoes it */
+    uint64_t key[8];          /* per symmetry: the key of the image */
     uint64_t *key_term[2];    /* per cell */
-    int32_t *sym;             /* 8 * nn: the image of each cell */
+    int32_t *sym;             /* sym_count * nn: the image of each cell */
 } sboard;
 
-void ttt__sboard_size(carver *carver, sboard *b, int32_t n, int32_t k,
+/* Carves the board's arrays for snap's geometry (width, height, k). */
+void ttt__sboard_size(carver *carver, sboard *b, const snapshot *snap,
                         int use_keys);
 
 /* Lays the board out for snap, whose arrays the caller carved, then places
@@ -150,6 +166,44 @@ int32_t ttt__some_threat_cell(const sboard *b, int p);
 static inline int32_t min32(int32_t a, int32_t b)
 {
     return a < b ? a : b;
+}
+
+/* The cell a mark dropped into column col lands on under gravity, or -1
+ * when the column is full. */
+static inline int32_t landing_cell(const sboard *b, int32_t col)
+{
+    int32_t fill = b->column_fill[col];
+    return fill < b->height ? (b->height - 1 - fill) * b->width + col : -1;
+}
+
+/* Whether the empty cell may be played now: under gravity only a landing
+ * cell may. */
+static inline int sboard_playable(const sboard *b, int32_t cell)
+{
+    return !b->gravity || landing_cell(b, cell % b->width) == cell;
+}
+
+/* Under gravity: how many of p's completion cells are landing cells, so p
+ * could complete a window right now, and the leftmost of them in *first
+ * (-1 if none). They lie in different columns, so one mark blocks at most
+ * one of them. (Without gravity every completion cell counts:
+ * threat_cells.) */
+static inline int32_t sboard_playable_threats(const sboard *b, int p,
+                                              int32_t *first)
+{
+    TTT_ASSERT(b->gravity);
+    *first = -1;
+    if (b->threat_cells[p] == 0)
+        return 0;
+    int32_t count = 0;
+    for (int32_t col = 0; col < b->width; col++) {
+        int32_t cell = landing_cell(b, col);
+        if (cell >= 0 && b->threat_hits[p][cell] > 0) {
+            if (count++ == 0)
+                *first = cell;
+        }
+    }
+    return count;
 }
 
 /* The player to move: 0 (X) on even plies. */

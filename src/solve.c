@@ -43,7 +43,7 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
     s->budget = budget ? budget : UINT64_MAX;
     size_t buckets = table_buckets(table_bytes, empty, s->budget);
     carver sizes = {NULL, 0, 0};
-    ttt__sboard_size(&sizes, &s->b, snap->n, snap->k, 1);
+    ttt__sboard_size(&sizes, &s->b, snap, 1);
     carve(&sizes, (size_t)snap->nn, sizeof(int64_t));
     carve(&sizes, 4 * (size_t)snap->k + 4, sizeof(int32_t));
     carve(&sizes, (size_t)snap->nn, sizeof(int32_t));
@@ -57,7 +57,7 @@ static int solver_start(solver *s, search_memory *memory, const snapshot *snap,
     if (!memory->block)
         return TTT_E_NOMEM;
     carver parts = {memory->block, 0, 0};
-    ttt__sboard_size(&parts, &s->b, snap->n, snap->k, 1);
+    ttt__sboard_size(&parts, &s->b, snap, 1);
     s->history = carve(&parts, (size_t)snap->nn, sizeof(int64_t));
     s->future = carve(&parts, 4 * (size_t)snap->k + 4, sizeof(int32_t));
     s->relevance = carve(&parts, (size_t)snap->nn, sizeof(int32_t));
@@ -156,20 +156,22 @@ static int solve_position(solver *s, int all_moves, solve_result *r)
     }
 
     /* Every move whose child keeps the target. Dead cells are
-     * interchangeable: one answer serves them all. */
+     * interchangeable: one answer serves them all, but under gravity,
+     * where each opens a different cell above it. */
     int32_t count = 0;
     int dead_answer = -2;
     for (int32_t cell = 0; cell < b->nn; cell++) {
-        if (b->cells[cell] != TTT_EMPTY)
+        if (b->cells[cell] != TTT_EMPTY || !sboard_playable(b, cell))
             continue;
         int keeps;
-        if (b->sums[cell].live == 0 && dead_answer != -2) {
+        int shared = b->sums[cell].live == 0 && !b->gravity;
+        if (shared && dead_answer != -2) {
             keeps = dead_answer;
         } else {
             keeps = ttt__move_reaches(s, cell, target);
             if (keeps < 0)
                 return s->status;
-            if (b->sums[cell].live == 0)
+            if (shared)
                 dead_answer = keeps;
         }
         if (keeps)
@@ -236,6 +238,35 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
     return status;
 }
 
+/* ------------------------------------------------------------------------ */
+/* Dedicated solvers                                                         */
+
+#define SOLVER_NOT_HANDLED 1
+
+/*
+ * A solver built for one family of boards (Connect Four's bitboard solver,
+ * for gravity boards whose columns fit a word under the classic rules)
+ * takes the positions it fits: it fills r and found as the general search
+ * would and returns TTT_OK, TTT_E_BUDGET or TTT_E_NOMEM. Every other board
+ * and rule set comes back SOLVER_NOT_HANDLED with nothing written, and the
+ * general search runs: the fallback, and the reference the dedicated
+ * solvers are tested against. The position is in progress.
+ */
+static int run_dedicated_solver(const ttt_game *game, const snapshot *snap,
+                                uint64_t budget, size_t table_bytes,
+                                int all_moves, solve_result *r,
+                                ttt_solution *found)
+{
+    (void)game;
+    (void)snap;
+    (void)budget;
+    (void)table_bytes;
+    (void)all_moves;
+    (void)r;
+    (void)found;
+    return SOLVER_NOT_HANDLED;
+}
+
 int ttt__run_solve(const ttt_game *game, const snapshot *snap,
                      uint64_t budget, size_t table_bytes, int all_moves,
                      solve_result *r, ttt_solution *found)
@@ -254,6 +285,10 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
         found->plies = 0;
         return TTT_OK;
     }
+    int dedicated = run_dedicated_solver(game, snap, budget, table_bytes,
+                                         all_moves, r, found);
+    if (dedicated != SOLVER_NOT_HANDLED)
+        return dedicated;
     solver s;
     search_memory memory = {game, NULL};
     int status = solver_start(&s, &memory, snap, budget, table_bytes);

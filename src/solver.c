@@ -52,7 +52,7 @@ static uint64_t canonical_key(const sboard *b, int *symmetry)
 {
     uint64_t best = b->key[0];
     int which = 0;
-    for (int s = 1; s < 8; s++) {
+    for (int s = 1; s < b->sym_count; s++) {
         if (b->key[s] < best) {
             best = b->key[s];
             which = s;
@@ -66,7 +66,7 @@ static uint64_t canonical_key(const sboard *b, int *symmetry)
 static uint64_t child_key(const sboard *b, int32_t cell, int p)
 {
     uint64_t best = UINT64_MAX;
-    for (int s = 0; s < 8; s++) {
+    for (int s = 0; s < b->sym_count; s++) {
         uint64_t key = b->key[s] + b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
         if (key < best)
             best = key;
@@ -126,9 +126,10 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
     }
     int32_t count = 0, dead_seen = 0;
     /* Large boards list the touched cells only; ttt__solve_node tries the
-     * untouched ones after them (see untouched_after). */
-    int listed_only = b->nn > SOLVER_SCAN_CELLS;
-    int32_t listed = listed_only ? b->touched_count : b->nn;
+     * untouched ones after them (see untouched_after). Under gravity the
+     * moves are the landing cells, one per column that is not full. */
+    int listed_only = !b->gravity && b->nn > SOLVER_SCAN_CELLS;
+    int32_t listed = b->gravity ? b->width : listed_only ? b->touched_count : b->nn;
     if (listed_only && doubles == 0 && tt_cell >= 0 && b->cells[tt_cell] == TTT_EMPTY &&
         b->sums[tt_cell].touched == 0) {
         int status = ttt__push_move(&s->moves, tt_cell, SCORE_CAP);
@@ -137,8 +138,8 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
         count++;
     }
     for (int32_t i = 0; i < listed; i++) {
-        int32_t cell = listed_only ? b->touched[i] : i;
-        if (b->cells[cell] != TTT_EMPTY)
+        int32_t cell = b->gravity ? landing_cell(b, i) : listed_only ? b->touched[i] : i;
+        if (cell < 0 || b->cells[cell] != TTT_EMPTY)
             continue;
         /* Only the maker's open windows matter: other cells are dummies. */
         if (maker >= 0 && b->sums[cell].weight[maker] == 0) {
@@ -151,7 +152,9 @@ static int32_t generate_moves(solver *s, int me, int32_t forced,
             continue;
         int64_t score;
         if (b->sums[cell].live == 0) {
-            if (dead_seen)
+            /* Dead cells are interchangeable: one is tried. Not under
+             * gravity, where each opens a different cell above it. */
+            if (dead_seen && !b->gravity)
                 continue;
             dead_seen = 1;
             score = 0; /* a pass: last */
@@ -340,17 +343,29 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     s->nodes++;
     int me = sboard_mover(b), opp = 1 - me;
 
+    /* Completion cells each side could play now: every one of them
+     * without gravity, only landing cells under gravity. */
+    int32_t my_wins = 0, opp_wins = 0, my_cell = -1, opp_cell = -1;
     if (!b->misere) {
-        if (b->threat_cells[me] > 0) {
+        if (b->gravity) {
+            my_wins = sboard_playable_threats(b, me, &my_cell);
+            opp_wins = sboard_playable_threats(b, opp, &opp_cell);
+        } else {
+            my_wins = b->threat_cells[me];
+            opp_wins = b->threat_cells[opp];
+            if (opp_wins == 1)
+                opp_cell = (int32_t)b->threat_sum[opp];
+        }
+        if (my_wins > 0) {
             if (best_move)
-                *best_move = ttt__some_threat_cell(b, me);
+                *best_move = my_cell >= 0 ? my_cell : ttt__some_threat_cell(b, me);
             return win_in(s, 1);
         }
         /* Two threats win for the opponent only if the game lasts to its
          * move: under a ply limit the last ply may be this one. */
-        if (b->threat_cells[opp] >= 2 && plies_left(b) >= 2) {
+        if (opp_wins >= 2 && plies_left(b) >= 2) {
             if (best_move)
-                *best_move = ttt__some_threat_cell(b, opp);
+                *best_move = opp_cell >= 0 ? opp_cell : ttt__some_threat_cell(b, opp);
             return -win_in(s, 2);
         }
     }
@@ -362,12 +377,17 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     int me_can = me_complete, opp_can = opp_complete;
     int32_t upper, lower;
     if (!b->misere) {
-        me_can = me_complete && ttt__can_double(b, me);
-        opp_can = opp_complete && ttt__can_double(b, opp);
+        /* Under gravity one threat can win (the opponent may be made to
+         * play the cell below it), so the double-threat conditions do not
+         * hold there: only "can complete" bounds the score. */
+        if (!b->gravity) {
+            me_can = me_complete && ttt__can_double(b, me);
+            opp_can = opp_complete && ttt__can_double(b, opp);
+        }
         /* With at most one opponent completion cell (more lost above), if
          * one mark of mine stops all of the opponent's future double
          * threats, the opponent cannot win. */
-        if (opp_can && b->threat_cells[opp] <= 1) {
+        if (!b->gravity && opp_can && b->threat_cells[opp] <= 1) {
             int32_t must = b->threat_cells[opp] == 1 ? (int32_t)b->threat_sum[opp] : -1;
             opp_can = !one_cell_stops_pairs(s, opp, must);
         }
@@ -382,7 +402,7 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
             /* Any move keeps these bounds; report a live one if any. */
             *best_move = -1;
             for (int32_t cell = 0; cell < b->nn; cell++) {
-                if (b->cells[cell] == TTT_EMPTY &&
+                if (b->cells[cell] == TTT_EMPTY && sboard_playable(b, cell) &&
                     (*best_move < 0 || b->sums[cell].live > 0)) {
                     *best_move = cell;
                     if (b->sums[cell].live > 0)
@@ -394,8 +414,8 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     }
 
     int32_t forced = -1;
-    if (!b->misere && b->threat_cells[opp] == 1)
-        forced = (int32_t)b->threat_sum[opp];
+    if (!b->misere && opp_wins == 1)
+        forced = opp_cell;
 
     int symmetry = 0;
     uint64_t key = 0;
@@ -408,7 +428,7 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
             int32_t stored_upper = tt_upper(entry->data);
             int32_t stored_move = tt_move(entry->data);
             if (stored_move >= 0)
-                tt_cell = b->sym[(size_t)inverse_symmetry[symmetry] * (size_t)b->nn +
+                tt_cell = b->sym[(size_t)b->sym_inverse[symmetry] * (size_t)b->nn +
                                  (size_t)stored_move];
             /* The root always searches, so it can name its move. */
             if (!best_move) {
@@ -426,8 +446,9 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
      * and every return between counting and clearing would leak them. */
     int32_t doubles = 0;
     /* A double threat takes up to four plies to win: not under a ply
-     * limit that comes sooner. */
-    if (!b->misere && forced < 0 && plies_left(b) >= 4 &&
+     * limit that comes sooner. Under gravity a completion cell may not be
+     * playable yet, so two of them are no double threat there. */
+    if (!b->misere && !b->gravity && forced < 0 && plies_left(b) >= 4 &&
         (b->open_windows[me][b->k - 2] > 1 || b->open_windows[opp][b->k - 2] > 1)) {
         doubles = find_double_threats(s, me, best_move);
         if (doubles < 0)
@@ -439,9 +460,11 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
      * maker-breaker game on the maker's open windows: a cell outside them
      * is a dummy, and claiming one is a pass, which never beats a real
      * move. Value mode only (a pass may change a distance), and not under
-     * early draw (killing windows can end the game there). */
+     * early draw (killing windows can end the game there), nor under
+     * gravity (a dummy mark opens the cell above it: no pass). */
     int maker = -1;
-    if (!s->dtm && !b->misere && !b->early_draw && me_complete != opp_complete)
+    if (!s->dtm && !b->misere && !b->early_draw && !b->gravity &&
+        me_complete != opp_complete)
         maker = me_complete ? me : opp;
     int32_t count = generate_moves(s, me, forced, tt_cell, doubles, beta > 0, maker);
     if (doubles > 0)
@@ -462,7 +485,7 @@ int32_t ttt__solve_node(solver *s, int32_t alpha, int32_t beta, int depth,
     uint64_t nodes_before = s->nodes;
     /* The listed moves, then on large boards the untouched cells (none
      * can help against a forced block or a double threat). */
-    int untouched = b->nn > SOLVER_SCAN_CELLS && forced < 0 && doubles == 0;
+    int untouched = !b->gravity && b->nn > SOLVER_SCAN_CELLS && forced < 0 && doubles == 0;
     int32_t cursor = 0;
     for (int32_t i = 0;; i++) {
         int32_t cell;
@@ -538,9 +561,10 @@ int ttt__draw_within(solver *s, int32_t plies)
     int me = sboard_mover(b);
     int dead_seen = 0;
     for (int32_t cell = 0; cell < b->nn; cell++) {
-        if (b->cells[cell] != TTT_EMPTY)
+        if (b->cells[cell] != TTT_EMPTY || !sboard_playable(b, cell))
             continue;
-        if (b->sums[cell].live == 0) {
+        /* Dead cells are interchangeable, but under gravity. */
+        if (b->sums[cell].live == 0 && !b->gravity) {
             if (dead_seen)
                 continue;
             dead_seen = 1;

@@ -47,8 +47,16 @@
  * Of the dead cells (no live window through them) only one is tried: they
  * are interchangeable. Once only one side can still complete a window, the
  * cells outside that side's open windows are dummies in the same way. The
- * table key is canonical under the eight symmetries, so mirrored and
- * rotated positions are searched once.
+ * table key is canonical under the board's symmetries (eight on a square,
+ * four on a rectangle, two under gravity), so mirrored and rotated
+ * positions are searched once.
+ *
+ * Under gravity the moves are the landing cells, and a completion cell
+ * counts (win in 1, loss in 2, forced block) only if it is one. The other
+ * shortcuts assume any empty cell can be taken at any time and are off:
+ * double threats (a single threat can win there, the opponent being made
+ * to fill the cell below it), the pairing test, dummy cells and dead cells
+ * (each mark opens the cell above it, so none is a mere pass).
  */
 
 #define MAX_SEARCH_DEPTH 1024 /* plies; keeps the C stack small */

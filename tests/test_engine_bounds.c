@@ -106,11 +106,13 @@ static ttt_solution solution_struct(void)
  * (Both scores sit at the two ends of the distance scale: the slowest
  * loss the solver finds here and the fastest win.)
  */
-static void check_big_board_scores(int n)
+/* The same two positions on a board width wide and height high (at least
+ * 15 x 12): the cells are numbered row * width + col. */
+static void check_big_rect_scores(int width, int height)
 {
     ttt_game *g = NULL;
-    assert_int_equal(ttt_game_new(n, 3, &g), TTT_OK);
-    int last = n - 1;
+    assert_int_equal(ttt_game_new_rect(width, height, 3, &g), TTT_OK);
+    int last = height - 1;
     play_at(g, 0, 0);     /* X a1 */
     play_at(g, last, 0);  /* O a<n> */
     play_at(g, 0, 1);     /* X b1 */
@@ -130,7 +132,7 @@ static void check_big_board_scores(int n)
     assert_int_equal(best[0], 2); /* c1 */
     ttt_game_free(g);
 
-    assert_int_equal(ttt_game_new(n, 3, &g), TTT_OK);
+    assert_int_equal(ttt_game_new_rect(width, height, 3, &g), TTT_OK);
     play_at(g, 0, 0);     /* X a1 */
     play_at(g, last, 0);  /* O a<n> */
     play_at(g, 0, 1);     /* X b1 */
@@ -142,6 +144,11 @@ static void check_big_board_scores(int n)
     assert_int_equal(len, 1);
     assert_int_equal(best[0], 2); /* c1 */
     ttt_game_free(g);
+}
+
+static void check_big_board_scores(int n)
+{
+    check_big_rect_scores(n, n);
 }
 
 /* 181 x 181 was the last size whose distance scores fitted the solver's
@@ -168,6 +175,54 @@ static void test_scores_right_on_1024(void **state)
 {
     (void)state;
     check_big_board_scores(TTT_MAX_SIZE);
+}
+
+/* The widest and the tallest boards, and rectangles on either side of the
+ * 16-bit distance scale. */
+static void test_scores_right_on_rectangles(void **state)
+{
+    (void)state;
+    check_big_rect_scores(TTT_MAX_SIZE, 12);
+    check_big_rect_scores(15, TTT_MAX_SIZE);
+    check_big_rect_scores(182, 181);
+    check_big_rect_scores(181, 182);
+}
+
+/* Under gravity on big boards: X has two marks side by side at the left
+ * end of the bottom row and O two far off in one column; X to move
+ * completes the row at the landing cell on their right, the only cell
+ * that completes anything. */
+static void check_gravity_win_in_1(int width, int height)
+{
+    ttt_game *g = NULL;
+    assert_int_equal(ttt_game_new_rect(width, height, 3, &g), TTT_OK);
+    assert_int_equal(ttt_game_set_rule(g, TTT_RULE_GRAVITY, 1), TTT_OK);
+    int last = height - 1;
+    assert_int_equal(ttt_drop(g, 0, NULL, NULL), TTT_OK);  /* X a<H> */
+    assert_int_equal(ttt_drop(g, 10, NULL, NULL), TTT_OK); /* O */
+    assert_int_equal(ttt_drop(g, 1, NULL, NULL), TTT_OK);  /* X b<H> */
+    assert_int_equal(ttt_drop(g, 10, NULL, NULL), TTT_OK); /* O, above */
+    ttt_solution s = solution_struct();
+    int32_t best[4] = {-1, -1, -1, -1};
+    size_t len = 0;
+    assert_int_equal(ttt_solve(g, 0, 0, 0, &s, best, 4, &len), TTT_OK);
+    assert_int_equal(s.value, TTT_VALUE_WIN);
+    assert_int_equal(s.plies, 1);
+    assert_int_equal(len, 1);
+    assert_int_equal(best[0], last * width + 2);
+    uint64_t seed = 5;
+    int row = -1, col = -1;
+    assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, 0, &seed, &row, &col), TTT_OK);
+    assert_int_equal(row * width + col, last * width + 2);
+    ttt_game_free(g);
+}
+
+static void test_gravity_scores_on_big_boards(void **state)
+{
+    (void)state;
+    check_gravity_win_in_1(TTT_MAX_SIZE, 3);
+    check_gravity_win_in_1(12, TTT_MAX_SIZE);
+    check_gravity_win_in_1(256, 256);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -299,6 +354,43 @@ static void test_budget_1_on_the_largest_board(void **state)
     ttt_game_free(g);
 }
 
+/* The same under gravity on the largest board: the strong bot answers
+ * with the landing cell of some column, which the game takes. */
+static void test_budget_1_under_gravity_on_the_largest_board(void **state)
+{
+    (void)state;
+    counting count;
+    ttt_allocator alloc = {counting_alloc, counting_dealloc, &count};
+    ttt_game *g = NULL;
+    memset(&count, 0, sizeof count);
+    assert_int_equal(ttt_game_new_rect_with(TTT_MAX_SIZE, TTT_MAX_SIZE, 4, &alloc, &g),
+                     TTT_OK);
+    assert_int_equal(ttt_game_set_rule(g, TTT_RULE_GRAVITY, 1), TTT_OK);
+    assert_int_equal(ttt_drop(g, 512, NULL, NULL), TTT_OK);
+    assert_int_equal(ttt_drop(g, 512, NULL, NULL), TTT_OK);
+    assert_int_equal(ttt_drop(g, 513, NULL, NULL), TTT_OK);
+    size_t nn = (size_t)TTT_MAX_SIZE * TTT_MAX_SIZE;
+    ttt_solution s = solution_struct();
+    size_t before = engine_start(&count);
+    assert_int_equal(ttt_solve(g, 1, 1, 0, &s, NULL, 0, NULL), TTT_E_BUDGET);
+    assert_true(s.nodes <= 1);
+    assert_true(count.peak - before <= ((size_t)2 << 20) + SEARCH_BYTES_PER_CELL * nn);
+    assert_int_equal(count.live, before);
+
+    for (uint64_t budget = 1; budget <= 1000; budget *= 10) {
+        uint64_t seed = budget;
+        int row = -1, col = -1;
+        before = engine_start(&count);
+        assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, budget, &seed, &row, &col), TTT_OK);
+        assert_true(count.peak - before <= ((size_t)64 << 20) + SEARCH_BYTES_PER_CELL * nn);
+        assert_int_equal(count.live, before);
+        int landed = -1;
+        assert_int_equal(ttt_drop(g, col, &landed, NULL), TTT_OK);
+        assert_int_equal(landed, row);
+    }
+    ttt_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -306,10 +398,13 @@ int main(void)
         cmocka_unit_test(test_scores_right_on_182),
         cmocka_unit_test(test_scores_right_on_256),
         cmocka_unit_test(test_scores_right_on_1024),
+        cmocka_unit_test(test_scores_right_on_rectangles),
+        cmocka_unit_test(test_gravity_scores_on_big_boards),
         cmocka_unit_test(test_perft_depth_0_on_the_largest_board),
         cmocka_unit_test(test_perft_small_tables_still_count),
         cmocka_unit_test(test_move_list_cap_is_a_budget),
         cmocka_unit_test(test_budget_1_on_the_largest_board),
+        cmocka_unit_test(test_budget_1_under_gravity_on_the_largest_board),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
