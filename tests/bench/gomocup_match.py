@@ -13,11 +13,23 @@ class Brain:
 
     def __init__(self, command, name):
         self.name = name
+        self.last_move = 0.0
         self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                                      text=True, bufsize=1)
 
+    trace = None  # a file that sees every line both ways (--trace)
+    # Some brains (Rapfi) print their move before their search has wound
+    # down and drop a command that arrives meanwhile: the next command to a
+    # brain waits this long after its last move.
+    SETTLE_SECONDS = 0.05
+
     def send(self, line):
+        wait = self.last_move + Brain.SETTLE_SECONDS - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        if Brain.trace:
+            Brain.trace.write("-> %s: %s\n" % (self.name, line))
         self.proc.stdin.write(line + "\n")
         self.proc.stdin.flush()
 
@@ -28,6 +40,8 @@ class Brain:
             if not line:
                 return None
             line = line.strip()
+            if Brain.trace:
+                Brain.trace.write("<- %s: %s\n" % (self.name, line))
             word = line.split(" ", 1)[0].upper() if line else ""
             if word in ("", "MESSAGE", "DEBUG", "SUGGEST"):
                 continue
@@ -37,7 +51,8 @@ class Brain:
         """Waits for an "x,y" answer: (x, y, seconds) or (None, reply, seconds)."""
         start = time.monotonic()
         line = self.answer()
-        spent = time.monotonic() - start
+        self.last_move = time.monotonic()
+        spent = self.last_move - start
         try:
             x, y = (int(v) for v in line.split(","))
             return x, y, spent
@@ -153,7 +168,10 @@ def main():
     parser.add_argument("--opening-stones", type=int, default=2,
                         help="random stones near the centre; each opening is played twice, colours swapped")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--trace", help="write every protocol line to this file")
     args = parser.parse_args()
+    if args.trace:
+        Brain.trace = open(args.trace, "w", encoding="utf-8")
 
     rng = random.Random(args.seed)
     # results[colour of the first brain][win, draw, loss]
