@@ -44,14 +44,16 @@ typedef struct threat_root {
 } threat_root;
 
 /*
- * Looks, within budget nodes, for a VCF of the side to move in the
- * snapshot's position (width x height cells), and if there is none for one
- * of the opponent's, then for the moves that stop it: the cells of the
- * opponent's VCF (its fours and the forced replies) and the side to move's
- * own fours, each tried and kept if the opponent then has no VCF (a four of
- * the side to move is answered by its block first). Fills out; returns
- * TTT_OK, or TTT_E_NOMEM (out->kind THREAT_NONE). Release with
- * ttt__threat_release.
+ * Looks, within budget nodes, in the snapshot's position (width x height
+ * cells), in order: for a VCF of the side to move (THREAT_WIN); for one of
+ * the opponent's (as if we passed), and then for the moves that stop it
+ * (THREAT_DEFEND); for a VCT of the side to move (THREAT_WIN); for one of
+ * the opponent's and the moves that stop it. The answers tried are the
+ * empty cells within K - 1 of the opponent's line (its VCF, or its VCT's
+ * first move) along the four directions and the side to move's own fours,
+ * each kept if the opponent then has no such win (a four of the side to
+ * move is answered by its block first). Fills out; returns TTT_OK, or
+ * TTT_E_NOMEM (out->kind THREAT_NONE). Release with ttt__threat_release.
  */
 int ttt__threat_root_search(const ttt_game *game, int32_t width,
                             int32_t height, const snapshot *snap,
@@ -66,6 +68,12 @@ void ttt__threat_release(const ttt_game *game, threat_root *out);
  * the positions searched.
  */
 int ttt__threat_vcf(const ttt_game *game, int32_t width, int32_t height,
+                    int32_t k, const int8_t *cells, int attacker,
+                    uint64_t budget, int32_t *move, uint64_t *nodes);
+
+/* The same for a VCT (fours and threes, see vct in threat.c): a guide for
+ * the bot, not a proof (the VCFs inside it have small budgets). */
+int ttt__threat_vct(const ttt_game *game, int32_t width, int32_t height,
                     int32_t k, const int8_t *cells, int attacker,
                     uint64_t budget, int32_t *move, uint64_t *nodes);
 
