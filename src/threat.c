@@ -28,6 +28,7 @@ typedef struct tboard {
     int32_t *answers;      /* VCT_MAX_DEPTH * DEFENCE_MAX */
     uint64_t *refuted;     /* REFUTED_SLOTS keys */
     uint64_t key;
+    uint64_t epoch;        /* runs so far: refutations of older runs are stale */
     uint64_t nodes, budget;
     int stopped;
     int32_t line[2 * VCF_MAX_DEPTH + 2]; /* the VCF found: attacker, reply, ... */
@@ -234,7 +235,8 @@ static uint64_t refuted_key(const tboard *t, int a, int kind)
         {0, UINT64_C(0x5851F42D4C957F2D)},
         {UINT64_C(0x14057B7EF767814F), UINT64_C(0x2545F4914F6CDD1D)},
     };
-    return t->key ^ salt[kind][a];
+    /* Each run has its own epoch, so the table needs no clearing. */
+    return t->key ^ salt[kind][a] ^ (t->epoch * UINT64_C(0xD6E8FEB86659FD93));
 }
 
 static int refuted(const tboard *t, uint64_t key)
@@ -310,7 +312,7 @@ static int vcf(tboard *t, int a, int depth)
 /* Runs a VCF search for a within budget more nodes; 1 found. */
 static int run_vcf(tboard *t, int a, uint64_t budget)
 {
-    memset(t->refuted, 0, REFUTED_SLOTS * sizeof(uint64_t));
+    t->epoch++;
     t->stopped = 0;
     t->budget = t->nodes + budget;
     t->line_len = 0;
@@ -374,16 +376,56 @@ static int32_t line_answers(tboard *t, int d, const int32_t *line, int32_t line_
     return count >= DEFENCE_MAX || four_count >= VCF_WIDTH ? -1 : count;
 }
 
+/* Adds the empty cells of the fours that a's mark on cell makes. */
+static void add_four_windows(tboard *t, int a, int32_t cell, int32_t *out, int32_t *count)
+{
+    int32_t row = cell / t->width, col = cell % t->width;
+    for (int d = 0; d < 4; d++) {
+        for (int32_t i = 0; i < t->k; i++) {
+            int32_t srow = row - i * step_row[d], scol = col - i * step_col[d];
+            int32_t w = window_at(t, d, srow, scol);
+            if (w < 0 || t->counts[2 * w + a] != t->k - 2 || t->counts[2 * w + 1 - a] != 0)
+                continue;
+            int32_t start = srow * t->width + scol, step = step_row[d] * t->width + step_col[d];
+            for (int32_t j = 0; j < t->k; j++)
+                add_cell(t, out, count, start + j * step);
+        }
+    }
+}
+
+/*
+ * The defender's answers to a three inside the VCT: the cells of the
+ * attacker's line of fours, the other empty cells of the windows its first
+ * four lies in (where a mark spoils that four or the open four it makes),
+ * and the defender's own fours. Narrower than line_answers, so the VCT is
+ * a guide, not a proof (see vct). Returns how many.
+ */
+static int32_t three_answers(tboard *t, int a, const int32_t *line, int32_t line_len,
+                             int32_t *out)
+{
+    int32_t fours[VCF_WIDTH];
+    int32_t four_count = four_cells(t, 1 - a, fours);
+    new_stamp(t);
+    int32_t count = 0;
+    for (int32_t i = 0; i < line_len; i++)
+        add_cell(t, out, &count, line[i]);
+    if (line_len > 0)
+        add_four_windows(t, a, line[0], out, &count);
+    for (int32_t i = 0; i < four_count; i++)
+        add_cell(t, out, &count, fours[i]);
+    return count;
+}
+
 /*
  * Victory by continuous threats (Allis's threat-space search, with fours
  * and threes): attacker a, to move, wins if it has a VCF, or a move after
  * which it would have one (a three, or a four with its forced reply) and
- * every defender answer that might stop it (line_answers, with the
+ * every defender answer that might stop it (three_answers, with the
  * defender's own fours) still leaves a a VCT one level down. A three is
- * dropped if the defender, to move, has a VCF of its own. The VCFs asked
- * along the way have VCT_VCF_NODES each, so a VCF found late in a line is
- * a proof only as far as those searches went: the bot's guide, not the
- * solver's proof. *first gets the first move at depth 0.
+ * dropped if the defender, to move, has a VCF of its own. The answers are
+ * the usual ones, not every move that might help, and the VCFs asked along
+ * the way have VCT_VCF_NODES each: the bot's guide, not the solver's
+ * proof. *first gets the first move at depth 0.
  */
 static int vct(tboard *t, int a, int depth, int32_t *first)
 {
@@ -436,8 +478,8 @@ static int vct(tboard *t, int a, int depth, int32_t *first)
             int32_t line[2 * VCF_MAX_DEPTH + 2];
             int32_t line_len = t->line_len;
             memcpy(line, t->line, (size_t)line_len * sizeof(int32_t));
-            int32_t answer_count = line_answers(t, d, line, line_len, answers);
-            won = answer_count >= 0;
+            int32_t answer_count = three_answers(t, a, line, line_len, answers);
+            won = answer_count > 0;
             for (int32_t j = 0; won && j < answer_count; j++) {
                 place(t, answers[j], d);
                 won = vct(t, a, depth + 1, &ignored);
@@ -458,7 +500,7 @@ static int vct(tboard *t, int a, int depth, int32_t *first)
 /* Runs a VCT search for a within budget more nodes; 1 found (*first). */
 static int run_vct(tboard *t, int a, uint64_t budget, int32_t *first)
 {
-    memset(t->refuted, 0, REFUTED_SLOTS * sizeof(uint64_t));
+    t->epoch++;
     t->stopped = 0;
     t->budget = t->nodes + budget;
     return vct(t, a, 0, first);
@@ -482,6 +524,7 @@ static void *start_board(const ttt_game *game, tboard *t, int32_t width,
     memset(t->cells, 0, (size_t)t->cells_n);
     memset(t->counts, 0, window_total(t) * 2 * sizeof(int16_t));
     memset(t->stamp, 0, (size_t)t->cells_n * sizeof(uint32_t));
+    memset(t->refuted, 0, REFUTED_SLOTS * sizeof(uint64_t));
     for (int32_t cell = 0; cell < t->cells_n; cell++) {
         if (cells[cell] != TTT_EMPTY)
             place(t, cell, ttt__player_of(cells[cell]));
@@ -543,11 +586,13 @@ static int mark_safe_answers(tboard *t, int me, const int32_t *line, int32_t lin
         if (made == 1)
             place(t, block_cell, opp);
         uint64_t share = (end - t->nodes) / (uint64_t)(count - i);
-        /* Safe only if the search ended without finding a win. */
+        /* A VCF search is complete: an answer is safe only if it ended
+         * without finding one. A VCT search is a guide that often runs out
+         * of budget: only an answer after which it found one is unsafe. */
         int unsafe = 0;
         if (made < 2) {
-            unsafe = kind == 0 ? run_vcf(t, opp, share) : run_vct(t, opp, share, &first);
-            unsafe |= t->stopped;
+            unsafe = kind == 0 ? run_vcf(t, opp, share) | t->stopped
+                               : run_vct(t, opp, share, &first);
         }
         if (made == 1)
             take_back(t, block_cell, opp);
