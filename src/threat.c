@@ -21,6 +21,8 @@ typedef struct tboard {
     int16_t *counts;       /* 2 per window: X's marks, O's marks */
     int32_t *played[2];    /* each side's marks, in the order placed */
     int32_t played_count[2];
+    int32_t open_fours[2];  /* windows of K - 1 marks of p and none of the other */
+    int32_t open_threes[2]; /* windows of K - 2 marks of p and none of the other */
     uint32_t *stamp;       /* per cell: dedupe of candidate lists */
     uint32_t stamp_now;
     int32_t *candidates;   /* VCF_MAX_DEPTH * VCF_WIDTH */
@@ -91,14 +93,31 @@ static int32_t window_at(const tboard *t, int d, int32_t row, int32_t col)
     return t->base[d] + row * t->cols[d] + c;
 }
 
+/* Adds sign times window w's share of the open-window counters. */
+static void count_window(tboard *t, int32_t w, int32_t sign)
+{
+    for (int p = 0; p < 2; p++) {
+        if (t->counts[2 * w + 1 - p] != 0)
+            continue;
+        int32_t marks = t->counts[2 * w + p];
+        if (marks == t->k - 1)
+            t->open_fours[p] += sign;
+        else if (marks == t->k - 2)
+            t->open_threes[p] += sign;
+    }
+}
+
 static void change(tboard *t, int32_t cell, int p, int16_t delta)
 {
     int32_t row = cell / t->width, col = cell % t->width;
     for (int d = 0; d < 4; d++) {
         for (int32_t i = 0; i < t->k; i++) {
             int32_t w = window_at(t, d, row - i * step_row[d], col - i * step_col[d]);
-            if (w >= 0)
-                t->counts[2 * w + p] = (int16_t)(t->counts[2 * w + p] + delta);
+            if (w < 0)
+                continue;
+            count_window(t, w, -1);
+            t->counts[2 * w + p] = (int16_t)(t->counts[2 * w + p] + delta);
+            count_window(t, w, 1);
         }
     }
     t->key ^= key_term(cell, p);
@@ -170,7 +189,8 @@ static int visit_completion(tboard *t, int32_t start, int32_t step, void *user)
 static int32_t completion_cells(tboard *t, int p, int32_t *cell)
 {
     completions found = {0, -1};
-    windows_near(t, p, t->k - 1, visit_completion, &found);
+    if (t->open_fours[p] > 0)
+        windows_near(t, p, t->k - 1, visit_completion, &found);
     *cell = found.first;
     return found.count;
 }
@@ -209,7 +229,7 @@ static int32_t four_cells(tboard *t, int p, int32_t *out)
 {
     new_stamp(t);
     four_list list = {out, 0, VCF_WIDTH};
-    if (t->k >= 3)
+    if (t->k >= 3 && t->open_threes[p] > 0)
         windows_near(t, p, t->k - 2, visit_four, &list);
     return list.count;
 }
@@ -220,7 +240,7 @@ static int32_t threat_cells(tboard *t, int p, int32_t *out)
 {
     new_stamp(t);
     four_list list = {out, 0, VCT_WIDTH};
-    if (t->k >= 3)
+    if (t->k >= 3 && t->open_threes[p] > 0)
         windows_near(t, p, t->k - 2, visit_four, &list);
     if (t->k >= 4 && list.count < VCT_WIDTH)
         windows_near(t, p, t->k - 3, visit_four, &list);
