@@ -660,7 +660,7 @@ int ttt__threat_root_search(const ttt_game *game, int32_t width,
     } else if (run_vct(&t, me, budget / 4, &first)) {
         out->kind = THREAT_WIN;
         out->move = first;
-    } else if (t.nodes < budget && run_vct(&t, opp, (budget - t.nodes) / 4, &first)) {
+    } else if (t.nodes < budget && run_vct(&t, opp, (budget - t.nodes) / 2, &first)) {
         line[0] = first;
         if (mark_safe_answers(&t, me, line, 1, 1, budget, safe))
             out->kind = THREAT_DEFEND;
