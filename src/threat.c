@@ -10,6 +10,7 @@
 #define VCT_MAX_DEPTH 6    /* attacker threats in one VCT line */
 #define VCT_WIDTH 24       /* threats tried at one VCT node */
 #define VCT_VCF_NODES 400  /* nodes for each VCF asked inside a VCT */
+#define MARKS_PER_NODE 16  /* marks on the board one node's charge covers */
 
 static const int32_t step_row[4] = {0, 1, 1, 1};
 static const int32_t step_col[4] = {1, 0, 1, -1};
@@ -269,17 +270,27 @@ static void set_refuted(tboard *t, uint64_t key)
     t->refuted[key & (REFUTED_SLOTS - 1)] = key;
 }
 
+/* Counts a node against the budget, or stops the search (0) if it does not
+ * fit. Its scans pass over every mark of a
+ * side, so past MARKS_PER_NODE marks on the board a node counts as more
+ * than one: the budget keeps bounding the time late in a game too. */
+static int charge_node(tboard *t)
+{
+    uint64_t charge = 1 + (uint64_t)(t->played_count[0] + t->played_count[1]) / MARKS_PER_NODE;
+    if (t->nodes + charge > t->budget) {
+        t->stopped = 1;
+        return 0;
+    }
+    t->nodes += charge;
+    return 1;
+}
+
 /* Whether attacker a, to move, wins by fours alone; the line into t->line
  * from index 2 * depth on. */
 static int vcf(tboard *t, int a, int depth)
 {
-    if (t->stopped)
+    if (t->stopped || !charge_node(t))
         return 0;
-    if (t->nodes >= t->budget) {
-        t->stopped = 1;
-        return 0;
-    }
-    t->nodes++;
     int d = 1 - a;
     int32_t cell;
     if (completion_cells(t, a, &cell) > 0) {
@@ -449,13 +460,8 @@ static int32_t three_answers(tboard *t, int a, const int32_t *line, int32_t line
  */
 static int vct(tboard *t, int a, int depth, int32_t *first)
 {
-    if (t->stopped)
+    if (t->stopped || !charge_node(t))
         return 0;
-    if (t->nodes >= t->budget) {
-        t->stopped = 1;
-        return 0;
-    }
-    t->nodes++;
     int d = 1 - a;
     int32_t cell;
     if (completion_cells(t, a, &cell) > 0) {

@@ -21,7 +21,8 @@
  * counts of each window, and the cells each side has played (so the fours
  * are found near those marks, whatever the board's size). Its memory is
  * taken once per call from the game's allocator. Every position it visits
- * counts as one node against the caller's budget; a table of positions
+ * counts as a node against the caller's budget (one, plus one for every 16
+ * marks on the board, as its scans pass over the marks); a table of positions
  * already refuted (keys of their own) keeps transpositions from being
  * searched twice. Normal rules only: the bot calls it for K >= 5 and not
  * in misère.
