@@ -680,6 +680,40 @@ int ttt__threat_root_search(const ttt_game *game, int32_t width,
     return TTT_OK;
 }
 
+#define SOLVE_VCF_NODES 65536 /* the VCF's nodes when ttt_solve has no cap */
+
+int ttt__threat_answer(const ttt_game *game, int32_t width, int32_t height,
+                       const snapshot *snap, int all_moves, uint64_t *budget,
+                       solve_result *r, ttt_solution *found)
+{
+    if (all_moves || snap->misere || snap->limit_empty > 0 ||
+        snap->state != TTT_IN_PROGRESS)
+        return 0;
+    uint64_t limit = *budget ? *budget / 4 : SOLVE_VCF_NODES;
+    if (limit == 0)
+        return 0;
+    int32_t move = -1;
+    uint64_t nodes = 0;
+    int found_vcf = ttt__threat_vcf(game, width, height, snap->k, snap->cells,
+                                    ttt__mover_at(snap->ply), limit, &move, &nodes);
+    if (found_vcf < 0)
+        return found_vcf;
+    found->nodes += nodes;
+    if (found_vcf != 1) {
+        if (*budget)
+            *budget -= nodes < *budget ? nodes : *budget - 1;
+        return 0;
+    }
+    r->value = r->value_min = r->value_max = TTT_VALUE_WIN;
+    r->plies = -1;
+    r->best[0] = move;
+    r->best_count = 1;
+    found->value = found->value_min = found->value_max = TTT_VALUE_WIN;
+    found->plies = -1;
+    found->method = TTT_METHOD_THREATS;
+    return 1;
+}
+
 void ttt__threat_release(const ttt_game *game, threat_root *out)
 {
     engine_free(game, out->safe);

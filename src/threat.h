@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "engine.h"
+#include "solver.h"
 
 /*
  * A four is a window holding K - 1 marks of one side and none of the
@@ -77,5 +77,18 @@ int ttt__threat_vcf(const ttt_game *game, int32_t width, int32_t height,
 int ttt__threat_vct(const ttt_game *game, int32_t width, int32_t height,
                     int32_t k, const int8_t *cells, int attacker,
                     uint64_t budget, int32_t *move, uint64_t *nodes);
+
+/*
+ * ttt_solve's shortcut: with TTT_SOLVE_VALUE_ONLY (all_moves 0), normal
+ * rules, no ply limit (a VCF may outlast it) and no gravity, a VCF of the
+ * side to move proves a win with no search: fills r and the solution's
+ * value fields (best: the VCF's first move; method TTT_METHOD_THREATS)
+ * and returns 1. The VCF gets a quarter of *budget (0: no cap, then 65536
+ * nodes); if it finds nothing, its nodes come off *budget and go into
+ * found->nodes, and it returns 0. TTT_E_NOMEM if its memory runs out.
+ */
+int ttt__threat_answer(const ttt_game *game, int32_t width, int32_t height,
+                       const snapshot *snap, int all_moves, uint64_t *budget,
+                       solve_result *r, ttt_solution *found);
 
 #endif /* TTT_THREAT_H */
