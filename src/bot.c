@@ -204,13 +204,12 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
 }
 
 /* Issue 16: threat search at the root (src/threat.h), on normal rules with
- * K >= 5, within half the budget (a threat node costs about a third of a
- * search node); its nodes come off *budget. Returns the kind found
+ * K >= 5, within a quarter of the budget; its nodes come off *budget. Returns the kind found
  * (THREAT_NONE, with *status TTT_E_NOMEM, when memory is short). */
 static int threat_at_root(const ttt_game *game, const snapshot *snap,
                           uint64_t *budget, threat_root *threat, int *status)
 {
-    *status = ttt__threat_root_search(game, snap->n, snap->n, snap, *budget / 2, threat);
+    *status = ttt__threat_root_search(game, snap->n, snap->n, snap, *budget / 4, threat);
     if (*status != TTT_OK)
         return THREAT_NONE;
     *budget -= threat->nodes < *budget ? threat->nodes : *budget - 1;

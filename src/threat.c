@@ -11,6 +11,10 @@
 #define VCT_WIDTH 24       /* threats tried at one VCT node */
 #define VCT_VCF_NODES 400  /* nodes for each VCF asked inside a VCT */
 #define MARKS_PER_NODE 16  /* marks on the board one node's charge covers */
+/* The root searches VCTs only with this many nodes: with fewer they found
+ * nothing in play against a Gomocup engine and cost the alpha-beta its
+ * nodes (see the README's match). */
+#define VCT_MIN_BUDGET 50000
 
 static const int32_t step_row[4] = {0, 1, 1, 1};
 static const int32_t step_col[4] = {1, 0, 1, -1};
@@ -663,6 +667,8 @@ int ttt__threat_root_search(const ttt_game *game, int32_t width,
         memcpy(line, t.line, (size_t)line_len * sizeof(int32_t));
         if (mark_safe_answers(&t, me, line, line_len, 0, budget, safe))
             out->kind = THREAT_DEFEND;
+    } else if (budget < VCT_MIN_BUDGET) {
+        /* Too few nodes for the slower threats to show. */
     } else if (run_vct(&t, me, budget / 4, &first)) {
         out->kind = THREAT_WIN;
         out->move = first;

@@ -48,8 +48,9 @@ typedef struct threat_root {
  * Looks, within budget nodes, in the snapshot's position (width x height
  * cells), in order: for a VCF of the side to move (THREAT_WIN); for one of
  * the opponent's (as if we passed), and then for the moves that stop it
- * (THREAT_DEFEND); for a VCT of the side to move (THREAT_WIN); for one of
- * the opponent's and the moves that stop it. The answers tried are the
+ * (THREAT_DEFEND); then, with a budget of 50000 nodes or more, for a VCT
+ * of the side to move (THREAT_WIN) and for one of the opponent's and the
+ * moves that stop it. The answers tried are the
  * empty cells within K - 1 of the opponent's line (its VCF, or its VCT's
  * first move) along the four directions and the side to move's own fours,
  * each kept if the opponent then has no such win (a four of the side to

@@ -294,7 +294,7 @@ static ttt_game *defence_position(uint64_t *seed)
 }
 
 /* Against the opponent's VCF the strong bot plays an answer that stops it,
- * wherever its root search (half its budget, as the bot runs it) finds
+ * wherever its root search (a quarter of its budget, as the bot runs it) finds
  * one; its alpha-beta alone, which sees the opponent's fours only a few
  * plies deep, misses some of them. */
 static void test_bot_stops_the_opponents_vcf(void **state)
@@ -306,7 +306,7 @@ static void test_bot_stops_the_opponents_vcf(void **state)
         ttt_game *g = defence_position(&seed);
         int8_t cells[MAXCELLS];
         threat_root root;
-        root_search(g, cells, budget / 2, &root);
+        root_search(g, cells, budget / 4, &root);
         if (root.kind == THREAT_DEFEND) {
             int row, col;
             assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, budget, NULL, &row, &col), TTT_OK);
