@@ -593,11 +593,11 @@ int ttt__threat_vct(const ttt_game *game, int32_t width, int32_t height,
 }
 
 /*
- * Marks in safe[] the answers of me that leave the opponent no win of the
- * given kind (0 VCF, 1 VCT), as far as the budget (up to t->nodes = end)
- * shows: the cells line_answers gives for the opponent's line (its VCF, or
- * the first move of its VCT). Our own four is answered by its block before
- * the opponent's search. Returns whether any answer is safe.
+ * Marks in safe[] the answers of me not shown to lose to a win of the
+ * opponent's of the given kind (0 VCF, 1 VCT) within the budget (up to
+ * t->nodes = end): the cells line_answers gives for the opponent's line
+ * (its VCF, or the first move of its VCT). Our own four is answered by its
+ * block before the opponent's search. Returns whether any answer is safe.
  */
 static int mark_safe_answers(tboard *t, int me, const int32_t *line, int32_t line_len,
                              int kind, uint64_t end, uint8_t *safe)
@@ -608,25 +608,26 @@ static int mark_safe_answers(tboard *t, int me, const int32_t *line, int32_t lin
     if (count < 0)
         count = DEFENCE_MAX; /* the first ones, nearest the line */
     int any = 0;
-    for (int32_t i = 0; i < count && t->nodes < end; i++) {
+    for (int32_t i = 0; i < count; i++) {
         int32_t cell = answers[i];
-        place(t, cell, me);
-        int32_t block_cell = -1, first;
-        int32_t made = completion_cells(t, me, &block_cell);
-        if (made == 1)
-            place(t, block_cell, opp);
-        uint64_t share = (end - t->nodes) / (uint64_t)(count - i);
-        /* A VCF search is complete: an answer is safe only if it ended
-         * without finding one. A VCT search is a guide that often runs out
-         * of budget: only an answer after which it found one is unsafe. */
+        /* Only an answer after which the opponent's win was found is
+         * dropped: one the budget left unsearched, or whose search ran out,
+         * stays for the alpha-beta to judge. Moves that are no answer at
+         * all lose to the line found. */
         int unsafe = 0;
-        if (made < 2) {
-            unsafe = kind == 0 ? run_vcf(t, opp, share) | t->stopped
-                               : run_vct(t, opp, share, &first);
+        if (t->nodes < end) {
+            place(t, cell, me);
+            int32_t block_cell = -1, first;
+            int32_t made = completion_cells(t, me, &block_cell);
+            if (made == 1)
+                place(t, block_cell, opp);
+            uint64_t share = (end - t->nodes) / (uint64_t)(count - i);
+            if (made < 2)
+                unsafe = kind == 0 ? run_vcf(t, opp, share) : run_vct(t, opp, share, &first);
+            if (made == 1)
+                take_back(t, block_cell, opp);
+            take_back(t, cell, me);
         }
-        if (made == 1)
-            take_back(t, block_cell, opp);
-        take_back(t, cell, me);
         if (!unsafe) {
             safe[cell] = 1;
             any = 1;

@@ -40,8 +40,8 @@ typedef struct threat_root {
     int32_t move;       /* THREAT_WIN: the first move of the VCF */
     uint64_t nodes;     /* positions searched, within the budget */
     uint8_t *safe;      /* THREAT_DEFEND: per cell, 1 where a move of the
-                         * side to move leaves the opponent no VCF (that
-                         * the budget found); NULL otherwise */
+                         * side to move was not shown to lose to the
+                         * opponent's threats; NULL otherwise */
 } threat_root;
 
 /*
@@ -53,8 +53,8 @@ typedef struct threat_root {
  * moves that stop it. The answers tried are the
  * empty cells within K - 1 of the opponent's line (its VCF, or its VCT's
  * first move) along the four directions and the side to move's own fours,
- * each kept if the opponent then has no such win (a four of the side to
- * move is answered by its block first). Fills out; returns TTT_OK, or
+ * each kept unless the opponent then has such a win within the budget (a
+ * four of the side to move is answered by its block first). Fills out; returns TTT_OK, or
  * TTT_E_NOMEM (out->kind THREAT_NONE). Release with ttt__threat_release.
  */
 int ttt__threat_root_search(const ttt_game *game, int32_t width,
