@@ -204,8 +204,9 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
 }
 
 /* Issue 16: threat search at the root (src/threat.h), on normal rules with
- * K >= 5, within a quarter of the budget; its nodes come off *budget. Returns the kind found
- * (THREAT_NONE, with *status TTT_E_NOMEM, when memory is short). */
+ * K >= 5, within a quarter of the budget; its nodes come off *budget.
+ * Returns the kind found (THREAT_NONE, with *status TTT_E_NOMEM, when
+ * memory is short). */
 static int threat_at_root(const ttt_game *game, const snapshot *snap,
                           uint64_t *budget, threat_root *threat, int *status)
 {
@@ -216,8 +217,8 @@ static int threat_at_root(const ttt_game *game, const snapshot *snap,
     return threat->kind;
 }
 
-/* Keeps the root candidates that stop the opponent's VCF (all of them if
- * none does); returns how many. */
+/* Keeps the root candidates not shown to lose to the opponent's threats
+ * (all of them if none is left); returns how many. */
 static int32_t keep_safe_moves(int64_t *keys, int32_t count, const uint8_t *safe)
 {
     int32_t kept = 0;
