@@ -214,6 +214,8 @@ static void test_pairing_draws_agree_with_search(void **state)
         }
     }
     /* The random positions reach the case often enough to mean something. */
+    print_message("# %d positions, %d pairing draws checked against the search\n", positions,
+                  claimed);
     assert_true(positions >= 64);
     assert_true(claimed >= 8);
 }
