@@ -320,6 +320,54 @@ static void test_bot_stops_the_opponents_vcf(void **state)
     assert_true(defended >= 6);
 }
 
+/* X's double-three fork: a broken two on row 7 and a two on column 8 that
+ * (7,8) joins into two threes at once, a VCT but no VCF. O's stones sit in
+ * the corners; with o_stones 4 X moves, with 3 O does. */
+static ttt_game *fork_position(int o_stones)
+{
+    ttt_game *g = new_game(15, 5);
+    static const int x_cells[4][2] = {{7, 5}, {7, 6}, {5, 8}, {6, 8}};
+    static const int o_cells[4][2] = {{0, 0}, {0, 14}, {14, 0}, {14, 14}};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(ttt_play(g, TTT_X, x_cells[i][0], x_cells[i][1], NULL), TTT_OK);
+        if (i < o_stones)
+            assert_int_equal(ttt_play(g, TTT_O, o_cells[i][0], o_cells[i][1], NULL), TTT_OK);
+    }
+    return g;
+}
+
+/* With 50000 threat nodes or more the root also searches VCTs: the fork is
+ * found for X to move, and for O to move it is answered, the fork's cell
+ * among the answers kept, and the bot (four times the root's budget) plays
+ * one of them. With fewer nodes neither is looked for. */
+static void test_root_vcts(void **state)
+{
+    (void)state;
+    int8_t cells[MAXCELLS];
+    threat_root root;
+    ttt_game *g = fork_position(4);
+    int32_t move;
+    uint64_t nodes;
+    read_board(g, cells);
+    assert_int_equal(ttt__threat_vcf(g, 15, 15, 5, cells, TTT_X, 100000, &move, &nodes), 0);
+    root_search(g, cells, 50000, &root);
+    assert_int_equal(root.kind, THREAT_WIN);
+    assert_null(root.safe);
+    root_search(g, cells, 49999, &root);
+    assert_int_equal(root.kind, THREAT_NONE);
+    ttt_game_free(g);
+
+    g = fork_position(3);
+    root_search(g, cells, 50000, &root);
+    assert_int_equal(root.kind, THREAT_DEFEND);
+    assert_int_equal(root.safe[7 * 15 + 8], 1);
+    int row, col;
+    assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, 200000, NULL, &row, &col), TTT_OK);
+    assert_int_equal(root.safe[row * 15 + col], 1);
+    ttt__threat_release(g, &root);
+    ttt_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_bot_plays_its_vcf),
         cmocka_unit_test(test_bot_stops_an_open_three),
         cmocka_unit_test(test_bot_stops_the_opponents_vcf),
+        cmocka_unit_test(test_root_vcts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
