@@ -2,7 +2,9 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "pairing.h"
 #include "solver.h"
+#include "threat.h"
 
 /* ------------------------------------------------------------------------ */
 /* Solver set-up                                                             */
@@ -285,16 +287,31 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
         found->plies = 0;
         return TTT_OK;
     }
+    found->method = TTT_METHOD_SEARCH;
     int dedicated = run_dedicated_solver(game, snap, budget, table_bytes,
                                          all_moves, r, found);
     if (dedicated != SOLVER_NOT_HANDLED)
         return dedicated;
+#ifndef TTT_NO_SHORTCUTS
+    /* A pairing for each side proves a draw, a VCF a win, with no search
+     * (pairing.h, threat.h): 1 answered, 0 not, or TTT_E_NOMEM. Both rest
+     * on the defender taking any cell it likes, which gravity forbids. */
+    if (!snap->gravity) {
+        int shortcut = ttt__pairing_answer(game, snap->width, snap->height,
+                                           snap, all_moves, r, found);
+        if (shortcut == 0)
+            shortcut = ttt__threat_answer(game, snap->width, snap->height,
+                                          snap, all_moves, &budget, r, found);
+        if (shortcut != 0)
+            return shortcut > 0 ? TTT_OK : shortcut;
+    }
+#endif
     solver s;
     search_memory memory = {game, NULL};
     int status = solver_start(&s, &memory, snap, budget, table_bytes);
     if (status == TTT_OK) {
         status = solve_position(&s, all_moves, r);
-        found->nodes = s.nodes;
+        found->nodes += s.nodes;
     }
     solver_finish(&s, &memory);
     found->value = r->value;

@@ -235,12 +235,18 @@ ends_with "unfinished" &&
 report "a perfect player out of budget says so once, and the bot moves" $?
 
 # A huge board: the solver's move lists fill up long before its node budget.
-# That is a budget running out, so the bot stands in, as documented.
-play 'a1\n' --size 256
+# That is a budget running out, so the bot stands in, as documented. (K = 5:
+# with K = N a pairing strategy proves the draw at once, below.)
+play 'a1\n' --size 256 --k 5
 ends_with "unfinished" && ! grep -q 'out of memory' "$out" &&
     [ "$(grep -c 'perfect player cannot solve' "$out")" -eq 1 ] &&
     [ "$(grep -c '^O plays ' "$out")" -eq 1 ]
 report "the perfect player on 256x256 hands over to the bot, not out of memory" $?
+
+play 'a1\n' --size 256
+ends_with "unfinished" && ! grep -q 'perfect player cannot solve' "$out" &&
+    [ "$(grep -c '^O plays ' "$out")" -eq 1 ]
+report "the perfect player on 256x256 K=256 plays at once: a pairing draw" $?
 
 # A computer player that fails ends the game with exit status 1. Failing one
 # takes memory it cannot get: a 512x512 bot's search board is some 40 MB.
