@@ -129,7 +129,7 @@ static void test_version(void **state)
     (void)state;
     char expect[32];
     assert_int_equal(ttt_version(), TTT_VERSION_NUMBER);
-    assert_int_equal(TTT_VERSION_NUMBER, 10200);
+    assert_int_equal(TTT_VERSION_NUMBER, 10300);
     snprintf(expect, sizeof expect, "%d.%d.%d", TTT_VERSION_MAJOR,
              TTT_VERSION_MINOR, TTT_VERSION_PATCH);
     assert_non_null(ttt_version_string());
@@ -477,7 +477,7 @@ static void test_rules_api(void **state)
     int v = SENTINEL;
 
     take(g, &before);
-    static const int unknown_rules[] = {0, 4, -1, 5, INT_MIN, INT_MAX};
+    static const int unknown_rules[] = {0, 5, -1, 6, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof unknown_rules / sizeof unknown_rules[0]; i++) {
         assert_int_equal(ttt_game_set_rule(g, unknown_rules[i], 0), TTT_E_RULE);
         assert_int_equal(ttt_game_set_rule(g, unknown_rules[i], 1), TTT_E_RULE);
