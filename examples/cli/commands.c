@@ -237,7 +237,7 @@ static int setup_position(const char *cmd, const char *size, const char *k,
             fprintf(stderr, "ttt: %s: move %d, '%s': %s", cmd, i + 1,
                     moves[i], ttt_strerror(status));
             if (status == TTT_E_FLOATING)
-                fprintf(stderr, " (under gravity the mark lands on %s)",
+                fprintf(stderr, " (a mark in this column lands on %s)",
                         cell_name(landing_row(*g, col), col, cell));
             else if (status == TTT_E_PARSE && parse_column(moves[i], &column) == 0)
                 fprintf(stderr, " (a column letter alone is a move only "

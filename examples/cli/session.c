@@ -79,9 +79,10 @@ static void print_play_help(void)
            "  help        show this list\n");
 }
 
-/* Explains why the move "what" at (row, col) was refused, after "cannot
- * play <what>: <reason>". */
-static void explain_rejection(const ttt_game *g, int status, int row, int col)
+/* Explains why the move at (row, col), or the drop into col, was refused,
+ * after "cannot play <what>: <reason>". */
+static void explain_rejection(const ttt_game *g, int status, int drop,
+                              int row, int col)
 {
     char name[NAME_CAP], last[NAME_CAP];
     int cols = ttt_width(g), rows = ttt_height(g);
@@ -90,41 +91,42 @@ static void explain_rejection(const ttt_game *g, int status, int row, int col)
         int there = TTT_EMPTY;
         ttt_cell(g, row, col, &there);
         printf(" (%c is on %s)", mark_char(there), cell_name(row, col, name));
-    } else if (status == TTT_E_OFF_BOARD && row < 0 && has_gravity(g)) {
+    } else if (status == TTT_E_OFF_BOARD && drop) {
         /* A column letter that names no column. */
         printf(" (the columns run from a to %s)", column_name(cols - 1, last));
     } else if (status == TTT_E_OFF_BOARD) {
         printf(" (the %dx%d board runs from a1 to %s; numbers count from 1)",
                cols, rows, cell_name(rows - 1, cols - 1, last));
     } else if (status == TTT_E_FLOATING) {
-        printf(" (under gravity a mark drops to the lowest empty cell of its "
-               "column: %s, or type %s)",
-               cell_name(landing_row(g, col), col, name),
-               column_name(col, last));
+        printf(" (a mark in column %s lands on %s: type %s or %s)",
+               column_name(col, last), cell_name(landing_row(g, col), col, name),
+               last, name);
     } else if (status == TTT_E_COLUMN_FULL) {
-        printf(" (column %s is full; choose another)", column_name(col, name));
+        printf(" (choose another column)");
     }
     putchar('\n');
 }
 
-/* Plays the move the user named "what": the cell (row, col), or with row
- * -1 a drop into column col. Reports it, or why it was refused. */
-static int apply_move(struct session *s, int row, int col, const char *what)
+/* Plays the move the user named "what": the cell (row, col), or with
+ * drop set a drop into column col (row unused). Reports it, or why it was
+ * refused. */
+static int apply_move(struct session *s, int drop, int row, int col,
+                      const char *what)
 {
     char name[NAME_CAP];
     int mark = ttt_to_move(s->game), landed = -1;
-    int status = row < 0 ? ttt_drop(s->game, col, &landed, NULL)
-                         : ttt_play(s->game, mark, row, col, NULL);
+    int status = drop ? ttt_drop(s->game, col, &landed, NULL)
+                      : ttt_play(s->game, mark, row, col, NULL);
 
     if (status == TTT_OK) {
-        if (row < 0)
+        if (drop)
             row = landed;
         printf("%c plays %s\n", mark_char(mark), cell_name(row, col, name));
         s->board_shown = 0;
         return TTT_OK;
     }
     printf("cannot play %s: %s", what, ttt_strerror(status));
-    explain_rejection(s->game, status, row, col);
+    explain_rejection(s->game, status, drop, row, col);
     return status;
 }
 
@@ -321,7 +323,7 @@ static void human_move(struct session *s, char *first, char *rest)
     size_t used = 0;
 
     if (*rest == '\0' && has_gravity(s->game) && parse_column(first, &col) == 0) {
-        apply_move(s, -1, col, first);
+        apply_move(s, 1, 0, col, first);
         return;
     }
     if (*rest == '\0') {
@@ -334,7 +336,7 @@ static void human_move(struct session *s, char *first, char *rest)
                    ttt_strerror(TTT_E_PARSE));
             return;
         }
-        apply_move(s, row, col, first);
+        apply_move(s, 0, row, col, first);
     } else {
         char what[INPUT_CAP + 2];
         char *second = next_word(&rest);
@@ -348,7 +350,7 @@ static void human_move(struct session *s, char *first, char *rest)
             return;
         }
         snprintf(what, sizeof what, "%s %s", first, second);
-        apply_move(s, (int)(r - 1), (int)(c - 1), what);
+        apply_move(s, 0, (int)(r - 1), (int)(c - 1), what);
     }
 }
 
@@ -496,7 +498,7 @@ int computer_turn(struct session *s, enum player_kind kind)
     char name[NAME_CAP];
 
     if (status == TTT_OK)
-        status = apply_move(s, row, col, cell_name(row, col, name));
+        status = apply_move(s, 0, row, col, cell_name(row, col, name));
     else
         printf("%s player failed: %s\n", player_kind_name(kind),
                ttt_strerror(status));
