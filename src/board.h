@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "compiler.h"
+#include "random.h"
 #include "ttt.h"
 
 /* One whole line (K = N on a square): X adds +1 and O adds -1 to sum; a line is complete
@@ -283,6 +284,31 @@ static inline int32_t ttt__board_lift(ttt__board *board, int mark)
     if (row + col == n - 1)
         lines[2 * n + 1].sum = (int16_t)(lines[2 * n + 1].sum - mark);
     return packed;
+}
+
+/* Under gravity, the random player's move on a board with an empty cell:
+ * a column drawn uniformly among those that are not full (one
+ * ttt__random_below over their number, counted from the left, as the
+ * header documents), and the cell a mark lands on there, packed. O(width):
+ * one pass to count the open columns, one to find the drawn one. */
+static inline int32_t ttt__board_random_drop(const ttt__board *board,
+                                             uint64_t *seed)
+{
+    const int16_t *fills = ttt__board_fills(board);
+    int width = board->width, height = board->height;
+    uint32_t open = 0;
+    for (int col = 0; col < width; col++)
+        open += fills[col] < height;
+    uint32_t pick = ttt__random_below(seed, open);
+    int col = 0;
+    for (;; col++) {
+        if (fills[col] < height) {
+            if (pick == 0)
+                break;
+            pick--;
+        }
+    }
+    return TTT__PACK(height - 1 - fills[col], col);
 }
 
 #endif /* TTT_BOARD_H */
