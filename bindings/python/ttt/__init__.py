@@ -755,7 +755,9 @@ class Game:
              mark: Optional[int] = None) -> State:
         """Plays at (row, col) or at a cell name ("b2") for the side to move,
         or for mark if given (WrongTurnError if it is not that side's turn).
-        Returns the new State."""
+        Under gravity only the lowest empty cell of a column is legal
+        (FloatingError otherwise; drop(col) plays by column). Returns the
+        new State."""
         if (mark is None and row.__class__ is int and col.__class__ is int
                 and -0x80000000 <= row <= 0x7FFFFFFF
                 and -0x80000000 <= col <= 0x7FFFFFFF):
