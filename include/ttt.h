@@ -319,10 +319,10 @@ TTT_API int ttt_redo(ttt_game *game);
  * is then played as ttt_play would (same checks after these, same event,
  * redo stack emptied). *row (may be NULL) receives the row it landed in,
  * *state (may be NULL) the state after. Checks in this order:
- * TTT_E_INVALID (NULL game), TTT_E_GAME_OVER, TTT_E_OFF_BOARD (col outside
- * 0..width-1), TTT_E_COLUMN_FULL. Changes nothing on error. O(1) to find
- * the cell under gravity, O(height) without it; the move costs as
- * ttt_play's. Never allocates. */
+ * TTT_E_INVALID (NULL game), TTT_E_IN_LISTENER, TTT_E_GAME_OVER,
+ * TTT_E_OFF_BOARD (col outside 0..width-1), TTT_E_COLUMN_FULL. Changes
+ * nothing on error. O(1) to find the cell under gravity, O(height)
+ * without it; the move costs as ttt_play's. Never allocates. */
 TTT_API int ttt_drop(ttt_game *game, int col, int *row, int *state);
 
 /* ------------------------------------------------------------------------ */
@@ -485,7 +485,7 @@ typedef struct ttt_event {
  * sees the game as the event left it; ttt_set_listener works (the call in
  * progress is the caller's own, and it is the last call of the listener it
  * replaces). Every call that would change the game (ttt_play,
- * ttt_play_next, ttt_play_at, ttt_undo, ttt_redo, ttt_game_reset,
+ * ttt_play_next, ttt_play_at, ttt_drop, ttt_undo, ttt_redo, ttt_game_reset,
  * ttt_random_playout, ttt_game_set_rule, ttt_game_set_name, ttt_resign,
  * ttt_agree_draw) changes nothing and returns TTT_E_IN_LISTENER (since
  * 1.2; earlier releases forbade these calls), checked right after
