@@ -277,16 +277,20 @@ TTT_API int ttt_game_get_rule(const ttt_game *game, int rule, int *value);
 /* Places mark at (row, col) and, if state is not NULL, stores the new game
  * state there. Checks in this order, returning the first failure:
  * TTT_E_INVALID (NULL game), TTT_E_GAME_OVER, TTT_E_MARK, TTT_E_WRONG_TURN,
- * TTT_E_OFF_BOARD, TTT_E_OCCUPIED. A move that completes a line ends the game
- * even if it also fills the board. Clears the redo stack.
- * O(1) for win_length = size, O(win_length) otherwise; never allocates. */
+ * TTT_E_OFF_BOARD, TTT_E_OCCUPIED, and under gravity (since 1.3)
+ * TTT_E_FLOATING for an empty cell above its column's lowest empty one.
+ * A move that completes a line ends the game even if it also fills the
+ * board. Clears the redo stack.
+ * O(1) for win_length = size on a square without gravity, O(win_length)
+ * otherwise; never allocates. */
 TTT_API int ttt_play(ttt_game *game, int mark, int row, int col, int *state);
 
 /* ttt_play for the side to move (since 1.2): one call where ttt_to_move
  * then ttt_play would take two, which matters through FFI. Checks in this
  * order: TTT_E_INVALID (NULL game), TTT_E_GAME_OVER, TTT_E_OFF_BOARD,
- * TTT_E_OCCUPIED; otherwise exactly ttt_play(game, ttt_to_move(game), row,
- * col, state), under one lock, with the same cost and the same event. */
+ * TTT_E_OCCUPIED, TTT_E_FLOATING (gravity); otherwise exactly
+ * ttt_play(game, ttt_to_move(game), row, col, state), under one lock, with
+ * the same cost and the same event. */
 TTT_API int ttt_play_next(ttt_game *game, int row, int col, int *state);
 
 /* ttt_play for servers whose clients may retry: ply is the number of moves
@@ -620,7 +624,7 @@ TTT_API int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state);
  * copies), and sets results[TTT_X_WON], results[TTT_O_WON] and
  * results[TTT_DRAW] to how many ended each way (results[TTT_IN_PROGRESS] to
  * 0). The game is not changed and its listener is not called. Boards up to
- * 4x4 with K = N and no early draw play every game in registers and
+ * 4x4 with K = N, no early draw and no gravity play every game in registers and
  * allocate nothing; others allocate two copies of the game, once per call,
  * from the game's allocator (TTT_E_NOMEM). TTT_E_GAME_OVER if the game has
  * ended. On an error neither *seed nor results[] changes.
