@@ -673,6 +673,7 @@ report "--game gomoku: 15x15" $?
 # (7**d until a column can fill up: 823536 = 7**7 - 7 at 7 plies).
 ok=0
 for row in "1 7" "2 49" "3 343" "4 2401" "5 16807" "6 117649"; do
+    # shellcheck disable=SC2086 # "depth games" is meant to split
     set -- $row
     engine perft 7x6 4 "$1" --gravity
     [ "$status" -eq 0 ] && [ "$(head -n 1 "$out")" = "x_won=0 o_won=0 draw=0 open=$2" ] &&
