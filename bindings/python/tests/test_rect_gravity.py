@@ -297,3 +297,12 @@ def test_best_move_under_gravity_is_a_landing_cell():
     assert move in game.legal_moves()
     # O must block the column: X, on d6, d5 and d4, threatens d3.
     assert move == (2, 3)
+
+
+def test_drop_on_a_closed_game_raises():
+    game = connect4()
+    game.close()
+    with pytest.raises(ValueError):
+        game.drop(3)
+    with pytest.raises(ValueError):
+        game.drop(True)  # the checked path too

@@ -610,7 +610,7 @@ class Game:
     """
 
     __slots__ = ("_lib", "_handle", "_width", "_height", "_win_length",
-                 "_listener", "_old_listeners", "_play_next", "_undo",
+                 "_listener", "_old_listeners", "_play_next", "_drop", "_undo",
                  "__weakref__")
 
     def __init__(self, size: int = 3, win_length: int = 0, misere: bool = False,
@@ -656,6 +656,7 @@ class Game:
         # pointers directly, without a from_param call per argument, which
         # is most of a ctypes call's cost. play() checks its arguments first.
         self._play_next = lib["ttt_play_next"]
+        self._drop = lib["ttt_drop"]
         self._undo = lib["ttt_undo"]
 
     @classmethod
@@ -810,9 +811,16 @@ class Game:
         or without. Returns (row, State). OffBoardError for a bad column,
         ColumnFullError for a full one, GameOverError once the game ended."""
         row, state = ctypes.c_int(), ctypes.c_int()
-        _check(self._lib, self._lib.ttt_drop(self._h(), _c_int(col),
-                                             ctypes.byref(row),
-                                             ctypes.byref(state)))
+        if col.__class__ is int and -0x80000000 <= col <= 0x7FFFFFFF:
+            # The move path, as in play(): one untyped foreign call.
+            status = self._drop(self._handle, col, ctypes.byref(row),
+                                ctypes.byref(state))
+            if status:
+                raise self._fail(status)
+        else:
+            _check(self._lib, self._lib.ttt_drop(self._h(), _c_int(col),
+                                                 ctypes.byref(row),
+                                                 ctypes.byref(state)))
         return row.value, _STATE_OF[state.value]
 
     def reset(self) -> None:
