@@ -562,6 +562,231 @@ for args in "perft" "perft 3 3" "perft 3 3 -1" "perft 3 3 x" "perft 2 2 1" \
 done
 report "bad engine arguments exit 2" $ok
 
+# --- Rectangles, gravity and --game ------------------------------------------
+
+# A Connect Four game to its end, typed as column letters: X along the
+# bottom row, O on top of it.
+play 'a\na\nb\nb\nc\nc\nd\n' --game connect4 --o human
+ends_with "X won" && grep -q '^X plays a6$' "$out" && grep -q '^O plays a5$' "$out" &&
+    grep -q '^X plays d6$' "$out" &&
+    grep -q '^X completed the line a6-d6 and wins$' "$out" &&
+    grep -q '^6 \[X\]\[X\]\[X\]\[X\] \.  \.  \.$' "$out"
+report "connect4: a game to its end with column letters" $?
+
+# The drawing: seven columns, six rows, and under gravity the letters below
+# the board too, where the marks land.
+play 'd\nquit\n' --game connect4 --o human
+[ "$(tail -n 9 "$out" | head -n 8)" = "   a  b  c  d  e  f  g
+1  .  .  .  .  .  .  .
+2  .  .  .  .  .  .  .
+3  .  .  .  .  .  .  .
+4  .  .  .  .  .  .  .
+5  .  .  .  .  .  .  .
+6  .  .  .  X  .  .  .
+   a  b  c  d  e  f  g" ] && ends_with "unfinished"
+report "connect4: the board labels its columns above and below" $?
+
+play 'D\nd\nquit\n' --game connect4 --o human
+ends_with "unfinished" && grep -q '^X plays d6$' "$out" && grep -q '^O plays d5$' "$out"
+report "connect4: column letters in either case stack up" $?
+
+# A cell name is taken only where the mark would land.
+play 'c1\nc5\nc6\n3 3\nc5\nquit\n' --game connect4 --o human
+ends_with "unfinished" &&
+    grep -q '^cannot play c1: .*lands on c6: type c or c6)$' "$out" &&
+    grep -q '^cannot play c5: .*lands on c6' "$out" &&
+    grep -q '^X plays c6$' "$out" &&
+    grep -q '^cannot play 3 3: .*lands on c5' "$out" &&
+    grep -q '^O plays c5$' "$out" && [ "$(grep -c ' plays ' "$out")" -eq 2 ]
+report "connect4: a floating cell is rejected, the landing cell accepted" $?
+
+play 'a\na\na\na\na\na\na\na1\nb\nquit\n' --game connect4 --o human
+ends_with "unfinished" && [ "$(grep -c '^[XO] plays a[1-6]$' "$out")" -eq 6 ] &&
+    grep -q '^cannot play a: .*(choose another column)$' "$out" &&
+    grep -q '^cannot play a1: .*(O is on a1)$' "$out" &&
+    grep -q '^X plays b6$' "$out"
+report "connect4: a full column is rejected, by letter and by cell" $?
+
+play 'h\nzz\nd7\nb\nquit\n' --game connect4 --o human
+ends_with "unfinished" &&
+    grep -q '^cannot play h: .*(the columns run from a to g)$' "$out" &&
+    grep -q '^cannot play zz: ' "$out" &&
+    grep -q '^cannot play d7: .*runs from a1 to g6' "$out" &&
+    grep -q '^X plays b6$' "$out"
+report "connect4: columns and cells off the board are rejected" $?
+
+# Without gravity a column letter alone is not a move.
+play_both 'b\nb2\nquit\n'
+ends_with "unfinished" && grep -q "^'b' is not a move" "$out" && grep -q '^X plays b2$' "$out"
+report "a column letter is no move without gravity" $?
+
+# Undo and redo under gravity; the record carries the shape and the rule.
+play "d\nd\ne\nundo\nredo\nundo\nsave $tmp/c4.ttt\n" --game connect4 --o human
+ends_with "unfinished" &&
+    [ "$(cat "$tmp/c4.ttt" 2>/dev/null)" = "ttt/1 w=7 h=6 k=4 rules=gravity moves=d6,d5" ] &&
+    "$TTT" replay "$tmp/c4.ttt" >"$out" 2>"$err" &&
+    grep -q '^7x6 board, 4 in a row, rules gravity, 2 moves$' "$out" &&
+    grep -q '^ply 2: O d5$' "$out" && [ "$(tail -n 1 "$out")" = "result: unfinished" ]
+report "connect4: undo, redo, save and replay" $?
+
+# --size WxH without gravity: wider than tall and taller than wide.
+play 'a1\na2\nb1\nb2\nc1\nb3\nd1\n' --size 6x3 --k 4 --o human
+ends_with "X won" && grep -q '^X completed the line a1-d1 and wins$' "$out" &&
+    grep -q '^   a  b  c  d  e  f$' "$out" && grep -q '^3  \.  \[\?O' "$out" &&
+    ! grep -q '^4 ' "$out"
+report "--size 6x3 --k 4: a row wins, three rows drawn" $?
+
+play 'a1\nb1\na2\nb2\na3\nb3\na4\nb4\na5\n' --size 3x7 --k 5 --o human
+ends_with "X won" && grep -q '^X completed the line a1-a5 and wins$' "$out" &&
+    grep -q '^7  \.  \.  \.$' "$out"
+report "--size 3x7 --k 5: a column wins, K longer than the width" $?
+
+play_both 'b2\na1\nc3\na2\nb1\na3\n' --size 3x3
+ends_with "O won"
+report "--size 3x3 is the classic board" $?
+
+# Two computers play Connect Four to its end with no terminal.
+play '' --game connect4 --x random --o random --seed 4
+{ ends_with "X won" || ends_with "O won" || ends_with "draw"; } &&
+    [ "$(grep -c '^[XO] plays [a-g][1-6]$' "$out")" -ge 7 ] &&
+    ! grep -q 'cannot play' "$out"
+report "connect4: random against random plays to the end" $?
+
+play '' --game connect4 --x bot --o bot --seed 2 --budget 3000
+{ ends_with "X won" || ends_with "O won" || ends_with "draw"; } &&
+    ! grep -q 'cannot play' "$out"
+report "connect4: bot against bot plays to the end from a script" $?
+
+# The default O on connect4 is the bot, and it answers a column letter.
+play 'd\nquit\n' --game connect4 --budget 3000
+ends_with "unfinished" && [ "$(grep -c '^O plays [a-g]6$' "$out")" -eq 1 ] &&
+    ! grep -q 'perfect player' "$out"
+report "connect4: the default O is the bot" $?
+
+engine match --game connect4 --x bot --o random --games 2 --seed 1 --budget 3000
+[ "$status" -eq 0 ] && [ "$(awk -F '[ =]' '{ print $2 + $4 + $6 }' "$out")" = 2 ]
+report "match --game connect4" $?
+
+play_both 'b2\na1\nc3\na2\nb1\na3\n' --game tictactoe
+ends_with "O won"
+report "--game tictactoe is the classic game" $?
+
+play 'h8\nquit\n' --game gomoku --o human
+ends_with "unfinished" && grep -q '^X plays h8$' "$out" && grep -q '^15 ' "$out"
+report "--game gomoku: 15x15" $?
+
+# perft on Connect Four: the published counts of games of 1 to 7 plies
+# (7**d until a column can fill up: 823536 = 7**7 - 7 at 7 plies).
+ok=0
+for row in "1 7" "2 49" "3 343" "4 2401" "5 16807" "6 117649"; do
+    # shellcheck disable=SC2086 # "depth games" is meant to split
+    set -- $row
+    engine perft 7x6 4 "$1" --gravity
+    if ! { [ "$status" -eq 0 ] &&
+        [ "$(head -n 1 "$out")" = "x_won=0 o_won=0 draw=0 open=$2" ] &&
+        [ "$(sed -n 2p "$out")" = "len $1 $2" ]; }; then
+        echo "# perft 7x6 4 $1: $(head -n 1 "$out")"
+        ok=1
+    fi
+done
+report "perft 7x6 4 --gravity: the published counts to depth 6" $ok
+
+engine perft --game connect4 7
+[ "$status" -eq 0 ] && grep -q '^len 7 823536$' "$out" &&
+    [ "$(awk -F '[ =]' 'NR == 1 { print $2 + $8 }' "$out")" = 823536 ] &&
+    [ "$(awk -F '[ =]' 'NR == 1 { print $4 + $6 }' "$out")" = 0 ]
+report "perft --game connect4 7: 823536 games, some won by X" $?
+
+# The issue's own figures at 8 plies.
+engine perft 7x6 4 8 --gravity
+[ "$status" -eq 0 ] &&
+    [ "$(cat "$out")" = "x_won=13032 o_won=44430 draw=0 open=5628804
+len 7 13032
+len 8 5673234" ]
+report "perft 7x6 4 8 --gravity: the published Connect Four counts" $?
+
+# perft after moves is the sum over the moves: the library's own answers.
+engine perft 5x4 3 4 --gravity
+total=$(len_sum)
+sum=0
+for col in a b c d e; do
+    engine perft 5x4 3 3 --gravity "$col"
+    sum=$((sum + $(len_sum)))
+done
+[ "$status" -eq 0 ] && [ "$total" -gt 0 ] && [ "$sum" = "$total" ]
+report "perft 5x4 3 --gravity: the root's games are the sum over its columns" $?
+
+engine perft 5x3 3 2
+[ "$status" -eq 0 ] && [ "$(head -n 1 "$out")" = "x_won=0 o_won=0 draw=0 open=210" ]
+report "perft 5x3 3 2: 15 * 14 games on a rectangle" $?
+
+engine perft 7x6 4 2 --gravity d1
+[ "$status" -eq 2 ] && grep -q "move 1, 'd1': .*lands on d6" "$err" && [ ! -s "$out" ]
+report "perft: a floating cell among MOVES exits 2" $?
+
+engine perft 7x6 4 1 --gravity d d d d d d d
+[ "$status" -eq 2 ] && grep -q "move 7, 'd': " "$err"
+report "perft: a full column among MOVES exits 2" $?
+
+# Small gravity boards agree with the published values: 4x4 with K = 3 is a
+# first-player win, with K = 4 a draw.
+engine solve 4x4 3 --gravity
+[ "$status" -eq 0 ] && grep -q '^value=win plies=[0-9]* best=[a-d]4' "$out"
+report "solve 4x4 3 --gravity: a first-player win" $?
+
+engine solve 4x4 4 --gravity --value-only
+[ "$status" -eq 0 ] && grep -q '^value=draw ' "$out"
+report "solve 4x4 4 --gravity: a draw" $?
+
+# solve's best moves are exactly the columns whose position the opponent
+# loses in one ply fewer: the library's answers checked against each other.
+engine solve 5x4 4 --gravity c c
+root=$(head -n 1 "$out")
+plies=$(echo "$root" | sed -n 's/.* plies=\([0-9]*\) .*/\1/p')
+value=$(echo "$root" | sed -n 's/^value=\([a-z]*\) .*/\1/p')
+best=$(echo "$root" | sed -n 's/.* best=\([^ ]*\) .*/\1/p')
+want=""
+case $value in win) reply=loss ;; loss) reply=win ;; *) reply=draw ;; esac
+for col in a b c d e; do
+    engine solve 5x4 4 --gravity c c "$col"
+    [ "$status" -eq 0 ] || continue
+    if grep -q "^value=$reply plies=$((plies - 1)) " "$out"; then
+        want="$want,$col"
+    fi
+done
+got=$(echo "$best" | tr ',' '\n' | sed 's/[0-9]*$//' | tr '\n' ',' | sed 's/,$//')
+# Each best move is a landing cell: the bottom row, or c2 above the two
+# marks in column c.
+[ -n "$plies" ] && [ ",$got" = "$want" ] &&
+    ! echo "$best" | tr ',' '\n' | grep -v '^[abde]4$' | grep -qv '^c2$'
+report "solve 5x4 4 --gravity: the best moves are the children that keep the value" $?
+
+engine solve 7x6 4 --gravity d d c --budget 100000
+[ "$status" -le 1 ] && grep -q '^value=[a-z]* plies=[-0-9]* best=[-a-g0-9,]* nodes=[0-9]*$' "$out"
+report "solve 7x6 4 --gravity d d c: column letters as MOVES" $?
+
+usage_fails play --game connect4 --size 7x6
+report "--game with --size exits 2" $?
+
+usage_fails match --x bot --o bot --game gomoku --k 4
+report "--game with --k exits 2" $?
+
+usage_fails play --game chess
+report "an unknown --game exits 2" $?
+
+ok=0
+for args in "perft --game connect4 7x6 4 3" "perft 7x6 4 3 --game connect4" \
+    "perft --game connect4 7x6" "solve --game connect4 7x6 4" "solve --game connect4 7" \
+    "perft 7x 4 1" "perft x6 4 1" "perft 7x6x5 4 1" "solve 7x2 3" "solve 7x6 8" \
+    "solve 1025x6 4" "solve 7x6 4 d" "perft 7x6 4 1 --gravity h"; do
+    # shellcheck disable=SC2086 # the arguments are meant to split
+    if ! engine_fails $args; then
+        echo "# not exit 2 with a message: ttt $args"
+        ok=1
+    fi
+done
+report "bad board arguments exit 2" $ok
+
 usage_fails play --bogus
 report "unknown option exits 2" $?
 

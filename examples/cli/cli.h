@@ -69,13 +69,25 @@ enum {
     OPT_SOLVE = 16,  /* --value-only, --budget */
     OPT_NAMES = 32,  /* --x-name, --o-name */
     OPT_MATCH = 64,  /* --best-of, --record */
-    OPT_SAVE = 128   /* --save */
+    OPT_SAVE = 128,  /* --save */
+    OPT_PRESET = 256 /* --game */
+};
+
+/* A named game --game chooses: the board, K and gravity in one word. */
+struct preset {
+    const char *name;
+    long width, height, k;
+    int gravity;
+    enum player_kind opponent; /* play's default O on this board */
 };
 
 /* Every command's options, with their defaults. */
 struct options {
-    long size, k; /* k 0: the library's "K = N" */
-    int misere, early_draw;
+    long width, height; /* --size N gives N x N, --size WxH W x H */
+    long k;             /* 0: the library's default, min(width, height) */
+    int size_given, k_given;
+    const struct preset *preset; /* --game; NULL: none */
+    int misere, early_draw, gravity;
     enum player_kind player[2];
     int player_given[2];
     uint64_t seed;
@@ -99,6 +111,12 @@ const char *result_text(int state);
 const char *player_kind_name(enum player_kind kind);
 int parse_long(const char *text, long lo, long hi, long *out);
 int parse_u64(const char *text, uint64_t *out);
+int parse_board_size(const char *text, long *width, long *height);
+int parse_column(const char *text, int *col);
+const char *column_name(int col, char *buf);
+int has_gravity(const ttt_game *g);
+int landing_row(const ttt_game *g, int col);
+const char *rules_text(const ttt_game *g, char *buf, size_t cap);
 void print_board(const ttt_game *g);
 void print_outcome(const ttt_game *g);
 
@@ -108,6 +126,7 @@ int computer_move(struct engine *e, const ttt_game *g,
                   enum player_kind kind, int *row, int *col);
 int human_turn(struct session *s);
 int computer_turn(struct session *s, enum player_kind kind);
+int play_move_text(ttt_game *g, const char *text, int *row, int *col);
 
 /* options.c */
 void print_usage(FILE *out);

@@ -20,9 +20,12 @@ static int cmd_play(int argc, char **argv)
 
     o.player[1] = PLAYER_PERFECT;
     if (parse_options("play",
-                      OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_NAMES | OPT_SAVE,
+                      OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_NAMES |
+                          OPT_SAVE | OPT_PRESET,
                       argc, argv, &o, &npos) != 0)
         return usage_error();
+    if (o.preset != NULL && !o.player_given[1])
+        o.player[1] = o.preset->opponent;
     if (o.help) {
         print_usage(stdout);
         return 0;
@@ -47,11 +50,12 @@ static int cmd_play(int argc, char **argv)
     s.interactive = isatty(STDIN_FILENO);
 
     if (s.interactive)
-        printf("%ldx%ld board, %d in a row%s%s; X: %s, O: %s. Type help for "
+        printf("%dx%d board, %d in a row%s%s%s; X: %s, O: %s. Type help for "
                "the commands.\n",
-               o.size, o.size, ttt_win_length(s.game),
+               ttt_width(s.game), ttt_height(s.game), ttt_win_length(s.game),
                o.misere ? ", misere: completing a line loses" : "",
                o.early_draw ? ", early draw" : "",
+               o.gravity ? ", gravity: type a column letter to drop a mark" : "",
                player_kind_name(s.player[0]), player_kind_name(s.player[1]));
 
     while (ttt_state(s.game) == TTT_IN_PROGRESS) {
@@ -135,11 +139,11 @@ static int read_file(const char *path, size_t max, char **text, size_t *len)
 
 static int cmd_replay(int argc, char **argv)
 {
-    char name[NAME_CAP];
+    char name[NAME_CAP], rules[64];
     char *text = NULL;
     size_t len = 0, offset = 0;
     ttt_game *g = NULL;
-    int status, plies, misere = 0, early_draw = 0;
+    int status, plies;
 
     if (argc != 1) {
         fprintf(stderr, "ttt: replay needs exactly one FILE\n");
@@ -163,16 +167,10 @@ static int cmd_replay(int argc, char **argv)
         return EXIT_USAGE;
     }
 
-    ttt_game_get_rule(g, TTT_RULE_MISERE, &misere);
-    ttt_game_get_rule(g, TTT_RULE_EARLY_DRAW, &early_draw);
     plies = ttt_ply(g);
-    printf("%dx%d board, %d in a row, rules %s, %d moves\n", ttt_size(g),
-           ttt_size(g), ttt_win_length(g),
-           misere && early_draw ? "misere+early-draw"
-           : misere             ? "misere"
-           : early_draw         ? "early-draw"
-                                : "classic",
-           plies);
+    printf("%dx%d board, %d in a row, rules %s, %d moves\n", ttt_width(g),
+           ttt_height(g), ttt_win_length(g),
+           rules_text(g, rules, sizeof rules), plies);
 
     {
         char x_name[TTT_NAME_MAX + 1], o_name[TTT_NAME_MAX + 1];
@@ -208,43 +206,63 @@ static int cmd_replay(int argc, char **argv)
 /* Engine commands: perft, solve, match                                      */
 /* ------------------------------------------------------------------------ */
 
-/* Sets up the position perft and solve work on: SIZE and K from the
- * command line (into o), then the named moves played in turn from X.
- * Returns 0, or the exit status after reporting the problem. */
+/* Sets up the position perft and solve work on: the board from SIZE and K
+ * (into o), or from --game when size is NULL, then the named moves played
+ * in turn from X. Returns 0, or the exit status after reporting the
+ * problem. */
 static int setup_position(const char *cmd, const char *size, const char *k,
                           char **moves, int move_count, struct options *o,
                           ttt_game **g)
 {
     int status;
 
-    if (parse_long(size, 1, INT_MAX, &o->size) != 0) {
-        fprintf(stderr, "ttt: %s: SIZE '%s' is not a board size\n", cmd, size);
+    if (size != NULL && parse_board_size(size, &o->width, &o->height) != 0) {
+        fprintf(stderr,
+                "ttt: %s: SIZE '%s' is not a board size (N, or WxH: width x "
+                "height, e.g. 7x6)\n", cmd, size);
         return usage_error();
     }
-    if (parse_long(k, 1, INT_MAX, &o->k) != 0) {
+    if (k != NULL && parse_long(k, 1, INT_MAX, &o->k) != 0) {
         fprintf(stderr, "ttt: %s: K '%s' is not a line length\n", cmd, k);
         return usage_error();
     }
     if ((status = make_game(o, g)) != 0)
         return status;
     for (int i = 0; i < move_count; i++) {
-        size_t len = strlen(moves[i]), used = 0;
-        int row = 0, col = 0;
+        int row = 0, col = 0, column = 0;
 
-        status = ttt_parse_cell(moves[i], len, &row, &col, &used);
-        if (status == TTT_OK && used != len)
-            status = TTT_E_PARSE; /* "b2x": a name followed by junk */
-        if (status == TTT_OK)
-            status = ttt_play(*g, ttt_to_move(*g), row, col, NULL);
+        status = play_move_text(*g, moves[i], &row, &col);
         if (status != TTT_OK) {
-            fprintf(stderr, "ttt: %s: move %d, '%s': %s\n", cmd, i + 1,
+            char cell[NAME_CAP];
+            fprintf(stderr, "ttt: %s: move %d, '%s': %s", cmd, i + 1,
                     moves[i], ttt_strerror(status));
+            if (status == TTT_E_FLOATING)
+                fprintf(stderr, " (a mark in this column lands on %s)",
+                        cell_name(landing_row(*g, col), col, cell));
+            else if (status == TTT_E_PARSE && parse_column(moves[i], &column) == 0)
+                fprintf(stderr, " (a column letter alone is a move only "
+                                "under --gravity)");
+            fputc('\n', stderr);
             ttt_game_free(*g);
             *g = NULL;
             return EXIT_USAGE;
         }
     }
     return 0;
+}
+
+/* Whether arg reads as a board size: given --game, perft and solve would
+ * take it as SIZE, and say that --game already sets the board. */
+static int clashes_with_game(const char *cmd, const struct options *o,
+                             const char *arg)
+{
+    long w, h;
+
+    if (o->preset == NULL || arg == NULL || parse_board_size(arg, &w, &h) != 0)
+        return 0;
+    fprintf(stderr, "ttt: %s: --game %s sets the board and K; give no SIZE K "
+                    "with it\n", cmd, o->preset->name);
+    return 1;
 }
 
 static int cmd_perft(int argc, char **argv)
@@ -255,29 +273,40 @@ static int cmd_perft(int argc, char **argv)
     size_t capacity, len = 0;
     long depth;
     ttt_game *g = NULL;
-    int npos, status, empty;
+    int npos, status, empty, board_args;
 
-    if (parse_options("perft", OPT_RULES, argc, argv, &o, &npos) != 0)
+    if (parse_options("perft", OPT_RULES | OPT_PRESET, argc, argv, &o,
+                      &npos) != 0)
         return usage_error();
     if (o.help) {
         print_usage(stdout);
         return 0;
     }
-    if (npos < 3) {
-        fprintf(stderr, "ttt: perft needs SIZE K DEPTH\n");
+    /* With --game the arguments are DEPTH [MOVES]: a move is never a
+     * number, so a number after DEPTH means SIZE K DEPTH was given too. */
+    board_args = o.preset != NULL ? 0 : 2;
+    if (o.preset != NULL && npos >= 2 &&
+        clashes_with_game("perft", &o, argv[1]))
+        return usage_error();
+    if (npos < board_args + 1) {
+        fprintf(stderr, "ttt: perft needs %s\n",
+                o.preset != NULL ? "DEPTH" : "SIZE K DEPTH");
         return usage_error();
     }
-    if (parse_long(argv[2], 0, INT_MAX, &depth) != 0) {
-        fprintf(stderr, "ttt: perft: DEPTH '%s' is not a number of plies\n",
-                argv[2]);
+    if (parse_long(argv[board_args], 0, INT_MAX, &depth) != 0) {
+        if (!clashes_with_game("perft", &o, argv[0]))
+            fprintf(stderr, "ttt: perft: DEPTH '%s' is not a number of plies\n",
+                    argv[board_args]);
         return usage_error();
     }
-    if ((status = setup_position("perft", argv[0], argv[1], argv + 3,
-                                 npos - 3, &o, &g)) != 0)
+    if ((status = setup_position("perft", board_args ? argv[0] : NULL,
+                                 board_args ? argv[1] : NULL,
+                                 argv + board_args + 1,
+                                 npos - board_args - 1, &o, &g)) != 0)
         return status;
 
     /* Games end by the time the board is full, so lengths stop there. */
-    empty = ttt_size(g) * ttt_size(g) - ttt_ply(g);
+    empty = ttt_width(g) * ttt_height(g) - ttt_ply(g);
     capacity = (size_t)(depth < empty ? depth : empty) + 1;
     by_length = malloc(capacity * sizeof *by_length);
     status = by_length == NULL ? TTT_E_NOMEM
@@ -317,25 +346,33 @@ static int cmd_solve(int argc, char **argv)
     int32_t *best;
     size_t cells, best_len = 0;
     ttt_game *g = NULL;
-    int npos, status, n, complete;
+    int npos, status, width, complete, board_args;
 
-    if (parse_options("solve", OPT_RULES | OPT_SOLVE, argc, argv, &o,
-                      &npos) != 0)
+    if (parse_options("solve", OPT_RULES | OPT_SOLVE | OPT_PRESET, argc, argv,
+                      &o, &npos) != 0)
         return usage_error();
     if (o.help) {
         print_usage(stdout);
         return 0;
     }
-    if (npos < 2) {
+    /* With --game the arguments are the MOVES alone. */
+    board_args = o.preset != NULL ? 0 : 2;
+    if (o.preset != NULL && npos >= 1 &&
+        clashes_with_game("solve", &o, argv[0]))
+        return usage_error();
+    if (npos < board_args) {
         fprintf(stderr, "ttt: solve needs SIZE K\n");
         return usage_error();
     }
-    if ((status = setup_position("solve", argv[0], argv[1], argv + 2,
-                                 npos - 2, &o, &g)) != 0)
+    if ((status = setup_position("solve", board_args ? argv[0] : NULL,
+                                 board_args ? argv[1] : NULL,
+                                 argv + board_args, npos - board_args, &o,
+                                 &g)) != 0)
         return status;
 
-    n = ttt_size(g);
-    cells = (size_t)n * (size_t)n; /* enough for every optimal move */
+    width = ttt_width(g);
+    /* enough for every optimal move */
+    cells = (size_t)width * (size_t)ttt_height(g);
     best = malloc(cells * sizeof *best);
     memset(&sol, 0, sizeof sol);
     sol.size = sizeof sol;
@@ -366,7 +403,8 @@ static int cmd_solve(int argc, char **argv)
     for (size_t i = 0; complete && i < best_len; i++) {
         char name[NAME_CAP];
         printf("%s%s", i > 0 ? "," : "",
-               cell_name((int)(best[i] / n), (int)(best[i] % n), name));
+               cell_name((int)(best[i] / width), (int)(best[i] % width),
+                         name));
     }
     printf(" nodes=%" PRIu64 "\n", sol.nodes);
 
@@ -460,7 +498,7 @@ static int cmd_match(int argc, char **argv)
 
     if (parse_options("match",
                       OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_GAMES |
-                          OPT_NAMES | OPT_MATCH,
+                          OPT_NAMES | OPT_MATCH | OPT_PRESET,
                       argc, argv, &o, &npos) != 0)
         return usage_error();
     if (o.help) {

@@ -86,6 +86,119 @@ int parse_u64(const char *text, uint64_t *out)
     return 0;
 }
 
+/* Parses a board size: "N" for N x N, or "WxH" (W columns wide, H rows
+ * high; "x" or "X"). The bounds only keep the numbers ints; the library
+ * judges sizes further. Returns 0, or -1 for anything else. */
+int parse_board_size(const char *text, long *width, long *height)
+{
+    char part[32];
+    const char *x = strpbrk(text, "xX");
+    size_t len;
+
+    if (x == NULL) {
+        if (parse_long(text, 1, INT_MAX, width) != 0)
+            return -1;
+        *height = *width;
+        return 0;
+    }
+    len = (size_t)(x - text);
+    if (len == 0 || len >= sizeof part)
+        return -1;
+    memcpy(part, text, len);
+    part[len] = '\0';
+    if (parse_long(part, 1, INT_MAX, width) != 0 ||
+        parse_long(x + 1, 1, INT_MAX, height) != 0)
+        return -1;
+    return 0;
+}
+
+/* Parses a column given by its letters alone ("d", "D", "aa"), as a cell
+ * name gives them, into a 0-based column. Returns 0, or -1 if text is not
+ * letters only or names no column up to TTT_MAX_SIZE. */
+int parse_column(const char *text, int *col)
+{
+    char cell[NAME_CAP];
+    size_t len = strlen(text), used = 0;
+    int row = 0;
+
+    if (len == 0 || len > NAME_CAP - 2)
+        return -1;
+    for (size_t i = 0; i < len; i++)
+        if (!((text[i] >= 'a' && text[i] <= 'z') ||
+              (text[i] >= 'A' && text[i] <= 'Z')))
+            return -1;
+    /* The library parses column letters as part of a cell name: borrow row
+     * 1, so both agree on every column, "z" and "aa" included. */
+    snprintf(cell, sizeof cell, "%s1", text);
+    if (ttt_parse_cell(cell, len + 1, &row, col, &used) != TTT_OK ||
+        used != len + 1)
+        return -1;
+    return 0;
+}
+
+/* The letters of column col ("d"), or "?" for a column that has none. */
+const char *column_name(int col, char *buf)
+{
+    size_t len = 0;
+    if (ttt_cell_name(0, col, buf, NAME_CAP, &len) != TTT_OK || len < 2) {
+        strcpy(buf, "?");
+        return buf;
+    }
+    buf[len - 1] = '\0'; /* drop the row number, "1" */
+    return buf;
+}
+
+int has_gravity(const ttt_game *g)
+{
+    int gravity = 0;
+    return ttt_game_get_rule(g, TTT_RULE_GRAVITY, &gravity) == TTT_OK &&
+           gravity != 0;
+}
+
+/* The row a mark dropped into column col would land in: the lowest empty
+ * cell (the bottom row is height - 1), or -1 for a full column or one off
+ * the board. */
+int landing_row(const ttt_game *g, int col)
+{
+    for (int row = ttt_height(g) - 1; row >= 0; row--) {
+        int mark = TTT_X;
+        if (ttt_cell(g, row, col, &mark) != TTT_OK)
+            return -1;
+        if (mark == TTT_EMPTY)
+            return row;
+    }
+    return -1;
+}
+
+/* The rules of g as a record writes them: "classic", or the rules in use
+ * joined by "+". */
+const char *rules_text(const ttt_game *g, char *buf, size_t cap)
+{
+    static const struct {
+        int rule;
+        const char *name;
+    } rules[] = {
+        {TTT_RULE_MISERE, "misere"},
+        {TTT_RULE_EARLY_DRAW, "early-draw"},
+        {TTT_RULE_GRAVITY, "gravity"},
+    };
+    size_t used = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        int on = 0;
+        if (ttt_game_get_rule(g, rules[i].rule, &on) != TTT_OK || !on)
+            continue;
+        used += (size_t)snprintf(buf + used, cap - used, "%s%s",
+                                 used ? "+" : "", rules[i].name);
+        if (used >= cap)
+            return buf; /* cut short; cap is meant to be ample */
+    }
+    if (used == 0)
+        snprintf(buf, cap, "classic");
+    return buf;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Drawing the board                                                         */
 /* ------------------------------------------------------------------------ */
@@ -101,48 +214,54 @@ static int on_line(int r0, int c0, int r1, int c1, int row, int col)
     return i >= 0 && i <= steps && row == r0 + i * dr && col == c0 + i * dc;
 }
 
+/* Prints the column letters, each ending where the marks sit. */
+static void print_column_labels(int cols, int width, int row_width)
+{
+    char name[NAME_CAP];
+
+    printf("%*s ", row_width, "");
+    for (int col = 0; col < cols; col++)
+        printf("%*s%s", width - 1, column_name(col, name),
+               col + 1 < cols ? " " : "");
+    putchar('\n');
+}
+
 /* Prints the board with column letters across the top and 1-based row
- * numbers down the side. The cells of a completed line are shown in
- * brackets, which reads without colour. Wide boards just get wider columns. */
+ * numbers down the side; under gravity the letters stand below the board
+ * too, where the marks land, since a move there is a column letter. The
+ * cells of a completed line are shown in brackets, which reads without
+ * colour. Wide boards just get wider columns. */
 void print_board(const ttt_game *g)
 {
     char name[NAME_CAP];
-    size_t len = 0;
-    int n = ttt_size(g);
+    int cols = ttt_width(g), rows = ttt_height(g);
     int r0 = -1, c0 = -1, r1 = -1, c1 = -1;
     int have_line = ttt_winning_line(g, &r0, &c0, &r1, &c1) == TTT_OK;
     int letters, width, row_width = 1;
 
-    /* The widest column name is the last one's; its row digit is "1". */
-    ttt_cell_name(0, n - 1, name, sizeof name, &len);
-    letters = (int)len - 1;
+    /* The widest column name is the last one's. */
+    letters = (int)strlen(column_name(cols - 1, name));
     width = letters + 1 > 3 ? letters + 1 : 3; /* room for "[X]" */
-    for (int v = n; v >= 10; v /= 10)
+    for (int v = rows; v >= 10; v /= 10)
         row_width++;
 
-    printf("%*s ", row_width, "");
-    for (int col = 0; col < n; col++) {
-        ttt_cell_name(0, col, name, sizeof name, &len);
-        name[len - 1] = '\0'; /* keep the letters, drop the row digit */
-        /* The name ends in the column where the marks sit, width - 2. */
-        printf("%*s%s", width - 1, name, col + 1 < n ? " " : "");
-    }
-    putchar('\n');
-
-    for (int row = 0; row < n; row++) {
+    print_column_labels(cols, width, row_width);
+    for (int row = 0; row < rows; row++) {
         printf("%*d ", row_width, row + 1);
-        for (int col = 0; col < n; col++) {
+        for (int col = 0; col < cols; col++) {
             int mark = TTT_EMPTY;
             int hit = have_line && on_line(r0, c0, r1, c1, row, col);
             ttt_cell(g, row, col, &mark);
             printf("%*s%c%c", width - 3, "", hit ? '[' : ' ', mark_char(mark));
             if (hit)
                 putchar(']');
-            else if (col + 1 < n)
+            else if (col + 1 < cols)
                 putchar(' ');
         }
         putchar('\n');
     }
+    if (has_gravity(g))
+        print_column_labels(cols, width, row_width);
 }
 
 /* One line saying how a finished game ended, printed above the result. */
@@ -168,8 +287,7 @@ void print_outcome(const ttt_game *g)
         break;
     }
     if (state == TTT_DRAW) {
-        int n = ttt_size(g);
-        if (ply < n * n)
+        if (ply < ttt_width(g) * ttt_height(g))
             printf("draw: no line can be completed any more\n");
         else
             printf("draw: the board is full\n");

@@ -23,7 +23,9 @@ void print_usage(FILE *out)
             "       ttt replay FILE                  show every position of a saved game\n"
             "                                        (FILE: at most 8 MiB)\n"
             "       ttt perft SIZE K DEPTH [MOVES]   count the games DEPTH plies deep\n"
+            "       ttt perft --game NAME DEPTH [MOVES]\n"
             "       ttt solve SIZE K [MOVES]         solve a position exactly\n"
+            "       ttt solve --game NAME [MOVES]\n"
             "       ttt match --x KIND --o KIND [options]\n"
             "                                        play computer players against\n"
             "                                        each other\n"
@@ -32,17 +34,30 @@ void print_usage(FILE *out)
             "       ttt help | --help                show this help\n"
             "       ttt --version                    show the library version\n"
             "\n"
-            "SIZE is the side of the board (%d..%d), K the number in a row that\n"
-            "completes a line (3..SIZE). MOVES are cell names played in turn from\n"
-            "X, e.g. b2 a1 (a1 is the top-left cell).\n"
+            "SIZE is N for an N x N board, or WxH for one W columns wide and H\n"
+            "rows high (e.g. 7x6); each side %d..%d. K is the number in a row\n"
+            "that completes a line (3 up to the longer side). MOVES are cell\n"
+            "names played in turn from X, e.g. b2 a1 (a1 is the top-left cell);\n"
+            "under --gravity also column letters, e.g. d d c.\n"
             "\n"
             "Rules, for every command but replay:\n"
             "  --misere      completing a line loses instead of winning\n"
             "  --early-draw  the game is drawn once no line can be completed\n"
+            "  --gravity     a mark drops to the lowest empty cell of its column\n"
+            "                (the bottom row is the last): a move is a column\n"
+            "                letter, or the cell where the mark would land\n"
+            "\n"
+            "Games, for play, perft, solve and match (not with --size or --k,\n"
+            "nor with perft's and solve's SIZE K):\n"
+            "  --game NAME   tictactoe (3x3, K 3), connect4 (7x6, K 4, gravity)\n"
+            "                or gomoku (15x15, K 5); play's default O on\n"
+            "                connect4 and gomoku is the bot\n"
             "\n"
             "play and match options:\n"
             "  --size N      an N x N board (default 3)\n"
-            "  --k K         K in a row completes a line (default N)\n"
+            "  --size WxH    a board W columns wide and H rows high\n"
+            "  --k K         K in a row completes a line (default: the shorter\n"
+            "                side)\n"
             "  --x KIND      who plays X (play: default human)\n"
             "  --o KIND      who plays O (play: default perfect)\n"
             "  --seed S      seed of the computer players' random choices,\n"
@@ -117,6 +132,7 @@ void print_usage(FILE *out)
           "  b2 or 2 2     a move: column letter(s) and row number, or row and\n"
           "                column as two numbers; both count from 1 at the\n"
           "                top left (a1 = 1 1)\n"
+          "  d             under gravity: drop a mark into column d\n"
           "  undo, redo    take back or replay a move; against a computer\n"
           "                player, undo goes back to your previous turn\n"
           "  save FILE     write the moves so far to FILE (for ttt replay)\n"
@@ -222,11 +238,57 @@ static int player_option(int argc, char **argv, int *i, const char *name,
 }
 
 
+/* The games --game names. Connect Four and Gomoku are too large for the
+ * perfect player's default budget, so play's default O there is the bot. */
+static const struct preset presets[] = {
+    {"tictactoe", 3, 3, 3, 0, PLAYER_PERFECT},
+    {"connect4", 7, 6, 4, 1, PLAYER_BOT},
+    {"gomoku", 15, 15, 5, 0, PLAYER_BOT},
+};
+
+#define PRESET_COUNT (sizeof presets / sizeof presets[0])
+
+/* As count_option for --game NAME. */
+static int preset_option(int argc, char **argv, int *i,
+                         const struct preset **out)
+{
+    const char *v = "";
+    int m = option_value(argc, argv, i, "--game", &v);
+
+    if (m <= 0)
+        return m;
+    for (size_t k = 0; k < PRESET_COUNT; k++)
+        if (strcmp(v, presets[k].name) == 0) {
+            *out = &presets[k];
+            return 1;
+        }
+    fprintf(stderr, "ttt: --game: unknown game '%s' (choose from:", v);
+    for (size_t k = 0; k < PRESET_COUNT; k++)
+        fprintf(stderr, " %s", presets[k].name);
+    fprintf(stderr, ")\n");
+    return -1;
+}
+
+/* As count_option for --size N or --size WxH. */
+static int size_option(int argc, char **argv, int *i, struct options *o)
+{
+    const char *v = "";
+    int m = option_value(argc, argv, i, "--size", &v);
+
+    if (m > 0 && parse_board_size(v, &o->width, &o->height) != 0) {
+        fprintf(stderr,
+                "ttt: --size: '%s' is not a board size (N, or WxH: width x "
+                "height, e.g. 7x6)\n", v);
+        return -1;
+    }
+    return m;
+}
+
 struct options default_options(void)
 {
     struct options o;
     memset(&o, 0, sizeof o);
-    o.size = 3;
+    o.width = o.height = 3;
     o.player[0] = o.player[1] = PLAYER_HUMAN;
     o.seed = 1;
     o.perfect_budget = PERFECT_BUDGET_DEFAULT;
@@ -265,15 +327,25 @@ int parse_options(const char *cmd, unsigned allowed, int argc,
             o->early_draw = 1;
             continue;
         }
+        if ((allowed & OPT_RULES) && strcmp(arg, "--gravity") == 0) {
+            o->gravity = 1;
+            continue;
+        }
         if ((allowed & OPT_SOLVE) && strcmp(arg, "--value-only") == 0) {
             o->value_only = 1;
             continue;
         }
         /* Each try below matches its own name or leaves m at 0. */
-        if (m == 0 && (allowed & OPT_BOARD))
-            m = count_option(argc, argv, &i, "--size", "a board size", &o->size);
-        if (m == 0 && (allowed & OPT_BOARD))
+        if (m == 0 && (allowed & OPT_BOARD)) {
+            m = size_option(argc, argv, &i, o);
+            o->size_given |= m > 0;
+        }
+        if (m == 0 && (allowed & OPT_BOARD)) {
             m = count_option(argc, argv, &i, "--k", "a line length", &o->k);
+            o->k_given |= m > 0;
+        }
+        if (m == 0 && (allowed & OPT_PRESET))
+            m = preset_option(argc, argv, &i, &o->preset);
         if (m == 0 && (allowed & OPT_PLAYERS)) {
             m = player_option(argc, argv, &i, "--x", &o->player[0]);
             o->player_given[0] |= m > 0;
@@ -310,23 +382,56 @@ int parse_options(const char *cmd, unsigned allowed, int argc,
         if (m <= 0)
             return -1;
     }
+    if (o->preset != NULL) {
+        if (o->size_given || o->k_given) {
+            fprintf(stderr,
+                    "ttt: %s: --game %s sets the board and K; it cannot be "
+                    "combined with %s\n",
+                    cmd, o->preset->name, o->size_given ? "--size" : "--k");
+            return -1;
+        }
+        o->width = o->preset->width;
+        o->height = o->preset->height;
+        o->k = o->preset->k;
+        o->gravity |= o->preset->gravity;
+    }
     return 0;
 }
 
-/* Creates the board a command works on. Returns 0, or the exit status
- * after reporting a size or K the library rejects. */
+/* Creates the board a command works on: N x N through ttt_game_new, as
+ * ever; a rectangle through ttt_game_new_rect. Returns 0, or the exit
+ * status after reporting a size or K the library rejects. */
 int make_game(const struct options *o, ttt_game **g)
 {
-    int status = ttt_game_new((int)o->size, (int)o->k, g);
+    int status = o->width == o->height
+                     ? ttt_game_new((int)o->width, (int)o->k, g)
+                     : ttt_game_new_rect((int)o->width, (int)o->height,
+                                         (int)o->k, g);
 
     if (status != TTT_OK) {
-        fprintf(stderr, "ttt: size %ld, k %ld: %s (need %d <= K <= N <= %d)\n",
-                o->size, o->k ? o->k : o->size, ttt_strerror(status),
-                TTT_MIN_SIZE, TTT_MAX_SIZE);
+        if (o->width == o->height)
+            fprintf(stderr, "ttt: size %ld, k %ld: %s (need %d <= K <= N <= %d)\n",
+                    o->width, o->k ? o->k : o->width, ttt_strerror(status),
+                    TTT_MIN_SIZE, TTT_MAX_SIZE);
+        else
+            fprintf(stderr,
+                    "ttt: size %ldx%ld, k %ld: %s (need %d <= width, height "
+                    "<= %d and %d <= K <= the longer side)\n",
+                    o->width, o->height,
+                    o->k ? o->k : (o->width < o->height ? o->width : o->height),
+                    ttt_strerror(status), TTT_MIN_SIZE, TTT_MAX_SIZE,
+                    TTT_MIN_SIZE);
         return status == TTT_E_NOMEM ? EXIT_FAILURE : EXIT_USAGE;
     }
     ttt_game_set_rule(*g, TTT_RULE_MISERE, o->misere);
     ttt_game_set_rule(*g, TTT_RULE_EARLY_DRAW, o->early_draw);
+    if (o->gravity &&
+        (status = ttt_game_set_rule(*g, TTT_RULE_GRAVITY, 1)) != TTT_OK) {
+        fprintf(stderr, "ttt: --gravity: %s\n", ttt_strerror(status));
+        ttt_game_free(*g);
+        *g = NULL;
+        return EXIT_USAGE;
+    }
     return 0;
 }
 

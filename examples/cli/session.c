@@ -64,6 +64,8 @@ static void print_play_help(void)
     printf("Type a move or a command, one per line:\n"
            "  b2          column letter(s) then row number; a1 is the top-left cell\n"
            "  2 2         row then column as numbers, both counted from 1\n"
+           "  d           under gravity: drop a mark into column d (it lands on\n"
+           "              the lowest empty cell; a cell name is taken only there)\n"
            "  undo        take back the last move; against a computer player, take\n"
            "              back moves until it is your turn again (usually two;\n"
            "              a computer's opening move is never taken back)\n"
@@ -77,31 +79,78 @@ static void print_play_help(void)
            "  help        show this list\n");
 }
 
-/* Plays mark at (row, col) and reports it; "what" is how the user named the
- * cell, for the explanation when the move is rejected. */
-static int apply_move(struct session *s, int row, int col, const char *what)
+/* Explains why the move at (row, col), or the drop into col, was refused,
+ * after "cannot play <what>: <reason>". */
+static void explain_rejection(const ttt_game *g, int status, int drop,
+                              int row, int col)
 {
     char name[NAME_CAP], last[NAME_CAP];
-    int mark = ttt_to_move(s->game);
-    int status = ttt_play(s->game, mark, row, col, NULL);
-    int n = ttt_size(s->game);
+    int cols = ttt_width(g), rows = ttt_height(g);
+
+    if (status == TTT_E_OCCUPIED) {
+        int there = TTT_EMPTY;
+        ttt_cell(g, row, col, &there);
+        printf(" (%c is on %s)", mark_char(there), cell_name(row, col, name));
+    } else if (status == TTT_E_OFF_BOARD && drop) {
+        /* A column letter that names no column. */
+        printf(" (the columns run from a to %s)", column_name(cols - 1, last));
+    } else if (status == TTT_E_OFF_BOARD) {
+        printf(" (the %dx%d board runs from a1 to %s; numbers count from 1)",
+               cols, rows, cell_name(rows - 1, cols - 1, last));
+    } else if (status == TTT_E_FLOATING) {
+        printf(" (a mark in column %s lands on %s: type %s or %s)",
+               column_name(col, last), cell_name(landing_row(g, col), col, name),
+               last, name);
+    } else if (status == TTT_E_COLUMN_FULL) {
+        printf(" (choose another column)");
+    }
+    putchar('\n');
+}
+
+/* Plays the move the user named "what": the cell (row, col), or with
+ * drop set a drop into column col (row unused). Reports it, or why it was
+ * refused. */
+static int apply_move(struct session *s, int drop, int row, int col,
+                      const char *what)
+{
+    char name[NAME_CAP];
+    int mark = ttt_to_move(s->game), landed = -1;
+    int status = drop ? ttt_drop(s->game, col, &landed, NULL)
+                      : ttt_play(s->game, mark, row, col, NULL);
 
     if (status == TTT_OK) {
+        if (drop)
+            row = landed;
         printf("%c plays %s\n", mark_char(mark), cell_name(row, col, name));
         s->board_shown = 0;
         return TTT_OK;
     }
     printf("cannot play %s: %s", what, ttt_strerror(status));
-    if (status == TTT_E_OCCUPIED) {
-        int there = TTT_EMPTY;
-        ttt_cell(s->game, row, col, &there);
-        printf(" (%c is on %s)", mark_char(there), cell_name(row, col, name));
-    } else if (status == TTT_E_OFF_BOARD) {
-        printf(" (the %dx%d board runs from a1 to %s; numbers count from 1)", n,
-               n, cell_name(n - 1, n - 1, last));
-    }
-    putchar('\n');
+    explain_rejection(s->game, status, drop, row, col);
     return status;
+}
+
+/* Plays text, a move for the side to move of g: a cell name, or under
+ * gravity a column's letters alone (a drop). *row and *col receive the
+ * cell played, or tried (*row is -1 for a drop that failed). Returns the
+ * library's status, or TTT_E_PARSE for text that names no move. */
+int play_move_text(ttt_game *g, const char *text, int *row, int *col)
+{
+    size_t len = strlen(text), used = 0;
+    int status;
+
+    if (has_gravity(g) && parse_column(text, col) == 0) {
+        int landed = -1;
+        status = ttt_drop(g, *col, &landed, NULL);
+        *row = status == TTT_OK ? landed : -1;
+        return status;
+    }
+    status = ttt_parse_cell(text, len, row, col, &used);
+    if (status == TTT_OK && used != len)
+        return TTT_E_PARSE; /* "b2x": a name followed by junk */
+    if (status != TTT_OK)
+        return status;
+    return ttt_play(g, ttt_to_move(g), *row, *col, NULL);
 }
 
 /* Takes back the last move, and more while that would leave a computer
@@ -266,12 +315,17 @@ static char *next_word(char **text)
     return word;
 }
 
-/* Handles one typed move: "b2" or "row col" (1-based). */
+/* Handles one typed move: "b2" or "row col" (1-based), and under gravity
+ * "d", a column. */
 static void human_move(struct session *s, char *first, char *rest)
 {
     int row, col;
     size_t used = 0;
 
+    if (*rest == '\0' && has_gravity(s->game) && parse_column(first, &col) == 0) {
+        apply_move(s, 1, 0, col, first);
+        return;
+    }
     if (*rest == '\0') {
         size_t len = strlen(first);
         int status = ttt_parse_cell(first, len, &row, &col, &used);
@@ -282,7 +336,7 @@ static void human_move(struct session *s, char *first, char *rest)
                    ttt_strerror(TTT_E_PARSE));
             return;
         }
-        apply_move(s, row, col, first);
+        apply_move(s, 0, row, col, first);
     } else {
         char what[INPUT_CAP + 2];
         char *second = next_word(&rest);
@@ -296,21 +350,30 @@ static void human_move(struct session *s, char *first, char *rest)
             return;
         }
         snprintf(what, sizeof what, "%s %s", first, second);
-        apply_move(s, (int)(r - 1), (int)(c - 1), what);
+        apply_move(s, 0, (int)(r - 1), (int)(c - 1), what);
     }
 }
 
-/* Names an empty cell for the prompt's example: the centre while it is
- * free, else the first free cell, so the example is always a legal move. */
+/* Names a legal move for the prompt's example: the centre while it is
+ * free, else the first free cell; under gravity the middle column while it
+ * has room, else the first that has. */
 static const char *example_cell(const ttt_game *g, char *buf)
 {
-    int n = ttt_size(g), mark = TTT_X;
+    int cols = ttt_width(g), rows = ttt_height(g), mark = TTT_X;
 
-    ttt_cell(g, n / 2, n / 2, &mark);
+    if (has_gravity(g)) {
+        if (landing_row(g, cols / 2) >= 0)
+            return column_name(cols / 2, buf);
+        for (int c = 0; c < cols; c++)
+            if (landing_row(g, c) >= 0)
+                return column_name(c, buf);
+        return column_name(0, buf);
+    }
+    ttt_cell(g, rows / 2, cols / 2, &mark);
     if (mark == TTT_EMPTY)
-        return cell_name(n / 2, n / 2, buf);
-    for (int r = 0; r < n; r++)
-        for (int c = 0; c < n; c++) {
+        return cell_name(rows / 2, cols / 2, buf);
+    for (int r = 0; r < rows; r++)
+        for (int c = 0; c < cols; c++) {
             mark = TTT_X;
             ttt_cell(g, r, c, &mark);
             if (mark == TTT_EMPTY)
@@ -326,10 +389,9 @@ static const char *example_cell(const ttt_game *g, char *buf)
 #define DRAW_SOLVE_BUDGET UINT64_C(200000)
 static int computer_sees_draw(const ttt_game *g)
 {
-    int n = ttt_size(g);
     ttt_solution sol;
 
-    if (n * n - ttt_ply(g) > DRAW_SOLVE_EMPTY)
+    if (ttt_width(g) * ttt_height(g) - ttt_ply(g) > DRAW_SOLVE_EMPTY)
         return 0;
     memset(&sol, 0, sizeof sol);
     sol.size = sizeof sol;
@@ -436,7 +498,7 @@ int computer_turn(struct session *s, enum player_kind kind)
     char name[NAME_CAP];
 
     if (status == TTT_OK)
-        status = apply_move(s, row, col, cell_name(row, col, name));
+        status = apply_move(s, 0, row, col, cell_name(row, col, name));
     else
         printf("%s player failed: %s\n", player_kind_name(kind),
                ttt_strerror(status));

@@ -1,4 +1,4 @@
-"""demo.py - a short game through the ttt package (pip install . first), then two perfect bots."""
+"""demo.py - a short game through the ttt package (pip install . first), then two perfect bots, then Connect Four's gravity."""
 
 import ttt
 
@@ -33,3 +33,14 @@ with ttt.Game(3) as game:
         game.play(*game.best_move(ttt.BotLevel.PERFECT, seed=seed))
     print(game)
     print("perfect play:", ttt.STATE_NAMES[game.state])
+
+# Connect Four (libttt 1.3): 7 columns, 6 rows, four in a row, marks drop.
+with ttt.Game(width=7, height=6, k=4, gravity=True) as game:
+    for col in (3, 3, 2, 4, 1):
+        row, state = game.drop(col)
+    try:
+        game.play(0, 0)                     # a1 floats above an empty column
+    except ttt.FloatingError as e:
+        print("  a1 refused:", e)
+    print(game)
+    print("X threatens a6; O may drop on", [ttt.cell_name(r, c) for r, c in game.legal_moves()])

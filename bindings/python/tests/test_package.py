@@ -32,7 +32,7 @@ def test_imported_from_the_installed_package_with_its_own_library():
     assert os.path.realpath(PACKAGE_DIR) == os.path.join(site, "ttt")
     assert "LIBTTT_PATH" not in os.environ
     assert ttt.library_path() == os.path.join(PACKAGE_DIR, "libttt.so")
-    assert ttt.version() == ttt.__version__ == "1.2.0"
+    assert ttt.version() == ttt.__version__ == "1.3.0"
     assert os.path.isfile(os.path.join(PACKAGE_DIR, "py.typed"))
 
 
@@ -93,7 +93,8 @@ def test_enums_equal_the_c_values():
     assert list(ttt.EventKind) == [1, 2, 3, 4, 5, 6, 7, 8]
     assert list(ttt.Ending) == [0, 1, 2, 3, 4, 5, 6]
     assert ttt.Rule.PLY_LIMIT == 3 and ttt.NAME_MAX == 64
-    assert [int(s) for s in ttt.Status] == list(range(0, -22, -1))
+    assert [int(s) for s in ttt.Status] == list(range(0, -24, -1))
+    assert ttt.Rule.GRAVITY == 4
     assert ttt.X is ttt.Mark.X and ttt.DRAW is ttt.State.DRAW
     assert ttt.BOT_PERFECT is ttt.BotLevel.PERFECT
     for status in ttt.Status:
@@ -200,7 +201,7 @@ def run_module(args, stdin=""):
 
 def test_module_runs_the_ttt_program():
     result = run_module(["--version"])
-    assert (result.returncode, result.stdout) == (0, "1.2.0\n")
+    assert (result.returncode, result.stdout) == (0, "1.3.0\n")
     result = run_module(["play", "--x", "human", "--o", "human"],
                         "b2\na1\nc3\na2\nb1\na3\n")
     assert result.returncode == 0, result.stderr
@@ -226,6 +227,7 @@ ERROR_CLASSES = {
     ttt.E_STALE: ttt.StaleError, ttt.E_BUDGET: ttt.BudgetError,
     ttt.E_OVERFLOW: ttt.TttError, ttt.E_IN_LISTENER: ttt.TttError,
     ttt.E_NAME: ttt.PlayerNameError,
+    ttt.E_FLOATING: ttt.FloatingError, ttt.E_COLUMN_FULL: ttt.ColumnFullError,
 }
 
 
@@ -235,7 +237,8 @@ def test_every_status_code_has_its_exception_class():
         error = ttt._error(ttt._lib, code)
         assert type(error) is cls and error.code == code
         illegal = code in (ttt.E_MARK, ttt.E_OFF_BOARD, ttt.E_OCCUPIED,
-                           ttt.E_WRONG_TURN, ttt.E_GAME_OVER)
+                           ttt.E_WRONG_TURN, ttt.E_GAME_OVER, ttt.E_FLOATING,
+                           ttt.E_COLUMN_FULL)
         assert isinstance(error, ttt.IllegalMoveError) == illegal
 
 

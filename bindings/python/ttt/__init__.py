@@ -7,8 +7,12 @@
         print(game)              # the board as text
         print(game.solve())      # perfect play from here
 
+    # Connect Four: 7 columns, 6 rows, four in a row, marks drop.
+    with ttt.Game(width=7, height=6, k=4, gravity=True) as game:
+        row, state = game.drop(3)  # column d: lands on row 5, the bottom
+
 The package loads the libttt.so installed inside it. The LIBTTT_PATH
-environment variable, when set, names another libttt shared library (1.2 or
+environment variable, when set, names another libttt shared library (1.3 or
 later) to load instead. If neither can be loaded, importing the package
 fails with ImportError: there is no silent fallback.
 
@@ -27,7 +31,7 @@ import re
 import sys
 from typing import Callable, List, NamedTuple, Optional, Tuple, Union
 
-__version__ = "1.2.0"
+__version__ = "1.3.0"
 
 __all__ = [
     # types
@@ -38,7 +42,7 @@ __all__ = [
     "TttError", "IllegalMoveError", "MarkError", "OffBoardError",
     "OccupiedError", "WrongTurnError", "GameOverError", "NoUndoError",
     "NoRedoError", "SizeError", "RuleError", "StaleError", "BudgetError",
-    "ParseError", "PlayerNameError",
+    "ParseError", "PlayerNameError", "FloatingError", "ColumnFullError",
     # functions
     "load_library", "library_path", "has_engine", "version", "cell_name",
     "parse_cell",
@@ -57,6 +61,8 @@ __all__ = [
     "EVENT_DRAW_AGREED", "EVENT_UNDO_ENDING", "EVENT_REDO_ENDING",
     "END_NONE", "END_LINE", "END_FULL_BOARD", "END_NO_LINE", "END_RESIGN",
     "END_AGREED", "END_PLY_LIMIT",
+    # since 1.3: rectangles and gravity
+    "E_FLOATING", "E_COLUMN_FULL", "RULE_GRAVITY",
 ]
 
 # ---------------------------------------------------------------------------
@@ -102,6 +108,7 @@ class Rule(enum.IntEnum):
     MISERE = 1
     EARLY_DRAW = 2
     PLY_LIMIT = 3  # a count of moves, 0 for none (since 1.2)
+    GRAVITY = 4  # marks drop to the lowest empty cell of a column (since 1.3)
 
 
 class EventKind(enum.IntEnum):
@@ -155,6 +162,8 @@ class Status(enum.IntEnum):
     E_OVERFLOW = -19
     E_IN_LISTENER = -20  # since 1.2
     E_NAME = -21  # since 1.2
+    E_FLOATING = -22  # since 1.3: gravity, not the lowest empty cell
+    E_COLUMN_FULL = -23  # since 1.3: gravity, the column has no empty cell
 
 
 # The same values under the names of the first binding (and of ttt.h).
@@ -174,6 +183,8 @@ OK = Status.OK
  E_GAME_OVER, E_NO_UNDO, E_NO_REDO, E_RULE, E_RULES_LOCKED, E_PARSE,
  E_BUFFER, E_NO_LINE, E_RANGE, E_STALE, E_BUDGET, E_OVERFLOW) = list(Status)[1:20]
 E_IN_LISTENER, E_NAME = Status.E_IN_LISTENER, Status.E_NAME
+E_FLOATING, E_COLUMN_FULL = Status.E_FLOATING, Status.E_COLUMN_FULL
+RULE_GRAVITY = Rule.GRAVITY
 RULE_PLY_LIMIT = Rule.PLY_LIMIT
 NAME_MAX = 64
 EVENT_RESIGN, EVENT_DRAW_AGREED, EVENT_UNDO_ENDING, EVENT_REDO_ENDING = (
@@ -307,6 +318,15 @@ class PlayerNameError(TttError):
     with control characters."""
 
 
+class FloatingError(IllegalMoveError):
+    """TTT_E_FLOATING: under gravity, the cell is not the lowest empty one
+    of its column (since 1.3)."""
+
+
+class ColumnFullError(IllegalMoveError):
+    """TTT_E_COLUMN_FULL: drop into a column with no empty cell (since 1.3)."""
+
+
 _ERRORS = {
     E_MARK: MarkError,
     E_OFF_BOARD: OffBoardError,
@@ -322,6 +342,8 @@ _ERRORS = {
     E_BUDGET: BudgetError,
     E_PARSE: ParseError,
     E_NAME: PlayerNameError,
+    E_FLOATING: FloatingError,
+    E_COLUMN_FULL: ColumnFullError,
 }
 
 
@@ -375,7 +397,8 @@ _u64, _u64_p = ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)
 _i32_p = ctypes.POINTER(ctypes.c_int32)
 
 # name: (restype, argtypes). Every one is required: a library without one of
-# them (older than 1.2) is refused when it is loaded.
+# them (older than 1.3) is refused when it is loaded. The constructors that
+# take an allocator or caller memory are C-only: a Game's memory is malloc's.
 _PROTOTYPES = {
     "ttt_version": (_int, []),
     "ttt_version_string": (_char_p, []),
@@ -383,6 +406,8 @@ _PROTOTYPES = {
     "ttt_game_new": (_int, [_int, _int, ctypes.POINTER(_GameP)]),
     "ttt_game_free": (None, [_GameP]),
     "ttt_game_footprint": (_size, [_int, _int]),
+    "ttt_game_new_rect": (_int, [_int, _int, _int, ctypes.POINTER(_GameP)]),
+    "ttt_game_footprint_rect": (_size, [_int, _int, _int]),
     "ttt_game_clone": (_int, [_GameP, ctypes.POINTER(_GameP)]),
     "ttt_game_reset": (_int, [_GameP]),
     "ttt_game_set_rule": (_int, [_GameP, _int, _int]),
@@ -392,6 +417,7 @@ _PROTOTYPES = {
     "ttt_play_at": (_int, [_GameP, _int, _int, _int, _int, _int_p]),
     "ttt_undo": (_int, [_GameP]),
     "ttt_redo": (_int, [_GameP]),
+    "ttt_drop": (_int, [_GameP, _int, _int_p, _int_p]),
     "ttt_game_set_name": (_int, [_GameP, _int, _char_p, _size]),
     "ttt_game_get_name": (_int, [_GameP, _int, _buf, _size, _size_p]),
     "ttt_resign": (_int, [_GameP, _int, _int_p]),
@@ -399,6 +425,8 @@ _PROTOTYPES = {
     "ttt_ending": (_int, [_GameP]),
     "ttt_state": (_int, [_GameP]),
     "ttt_size": (_int, [_GameP]),
+    "ttt_width": (_int, [_GameP]),
+    "ttt_height": (_int, [_GameP]),
     "ttt_win_length": (_int, [_GameP]),
     "ttt_ply": (_int, [_GameP]),
     "ttt_redo_count": (_int, [_GameP]),
@@ -451,7 +479,7 @@ def load_library(path: Optional[str] = None) -> ctypes.CDLL:
         raise OSError("libttt could not be loaded from %s (%s)" % (path, e)) from e
     missing = [name for name in _PROTOTYPES if not hasattr(lib, name)]
     if missing:
-        raise OSError("%s is not libttt 1.2 or later: it lacks %s"
+        raise OSError("%s is not libttt 1.3 or later: it lacks %s"
                       % (path, ", ".join(missing)))
     for name, (restype, argtypes) in _PROTOTYPES.items():
         function = getattr(lib, name)
@@ -474,12 +502,12 @@ except OSError as _e:
 
 def has_engine(lib_path: Optional[str] = None) -> bool:
     """True if the library has the engine (solve, best_move, perft, ...);
-    always so for the 1.2 libraries this package loads."""
+    always so for the 1.3 libraries this package loads."""
     return hasattr(load_library(lib_path), "ttt_solve")
 
 
 def version(lib_path: Optional[str] = None) -> str:
-    """The loaded library's version string, e.g. "1.2.0"."""
+    """The loaded library's version string, e.g. "1.3.0"."""
     return load_library(lib_path).ttt_version_string().decode()
 
 
@@ -567,37 +595,59 @@ Listener = Callable[[Event], None]
 
 
 class Game:
-    """One game: Game(size=3, win_length=0, misere=False, early_draw=False).
+    """One game: Game(size=3, win_length=0, misere=False, early_draw=False),
+    or on a rectangle Game(width=7, height=6, k=4, gravity=True).
 
-    win_length 0 means size (full rows, columns and diagonals). Methods raise
-    TttError subclasses and, like the C calls, a call that raises changes
-    nothing. Use it as a context manager or call close(); the game is also
-    freed when garbage collected. Any number of threads may call one Game at
-    once, except close().
+    A board is size x size, or width columns wide and height rows high when
+    either is given (the other defaults to size); k is another name for
+    win_length. win_length 0 means the shorter side (full rows, columns and
+    diagonals on a square). gravity=True sets Rule.GRAVITY: a mark drops to
+    the lowest empty cell of its column (row height - 1 is the bottom).
+    Methods raise TttError subclasses and, like the C calls, a call that
+    raises changes nothing. Use it as a context manager or call close(); the
+    game is also freed when garbage collected. Any number of threads may
+    call one Game at once, except close().
     """
 
-    __slots__ = ("_lib", "_handle", "_size", "_win_length", "_listener",
-                 "_old_listeners", "_play_next", "_undo", "__weakref__")
+    __slots__ = ("_lib", "_handle", "_width", "_height", "_win_length",
+                 "_listener", "_old_listeners", "_play_next", "_drop", "_undo",
+                 "__weakref__")
 
     def __init__(self, size: int = 3, win_length: int = 0, misere: bool = False,
-                 early_draw: bool = False, lib_path: Optional[str] = None):
+                 early_draw: bool = False, lib_path: Optional[str] = None, *,
+                 width: Optional[int] = None, height: Optional[int] = None,
+                 k: Optional[int] = None, gravity: bool = False):
         self._handle = None  # so close() and __del__ work on a half-built game
+        if k is not None:
+            if win_length not in (0, k):
+                raise TypeError("give win_length or k, not both")
+            win_length = k
         lib = _lib if lib_path is None else load_library(lib_path)
         handle = _GameP()
-        _check(lib, lib.ttt_game_new(_c_int(size), _c_int(win_length),
-                                     ctypes.byref(handle)))
+        if width is None and height is None:
+            status = lib.ttt_game_new(_c_int(size), _c_int(win_length),
+                                      ctypes.byref(handle))
+        else:
+            status = lib.ttt_game_new_rect(
+                _c_int(size if width is None else width),
+                _c_int(size if height is None else height),
+                _c_int(win_length), ctypes.byref(handle))
+        _check(lib, status)
         self._adopt(lib, handle)
         if misere:
             self.set_rule(RULE_MISERE, 1)
         if early_draw:
             self.set_rule(RULE_EARLY_DRAW, 1)
+        if gravity:
+            self.set_rule(RULE_GRAVITY, 1)
 
     def _adopt(self, lib, handle) -> None:
-        """Takes ownership of a C game; size and win length never change, so
-        they are read once here."""
+        """Takes ownership of a C game; its shape and win length never
+        change, so they are read once here."""
         self._lib = lib
         self._handle = handle
-        self._size = lib.ttt_size(handle)
+        self._width = lib.ttt_width(handle)
+        self._height = lib.ttt_height(handle)
         self._win_length = lib.ttt_win_length(handle)
         self._listener = None
         self._old_listeners = []
@@ -606,6 +656,7 @@ class Game:
         # pointers directly, without a from_param call per argument, which
         # is most of a ctypes call's cost. play() checks its arguments first.
         self._play_next = lib["ttt_play_next"]
+        self._drop = lib["ttt_drop"]
         self._undo = lib["ttt_undo"]
 
     @classmethod
@@ -705,7 +756,9 @@ class Game:
              mark: Optional[int] = None) -> State:
         """Plays at (row, col) or at a cell name ("b2") for the side to move,
         or for mark if given (WrongTurnError if it is not that side's turn).
-        Returns the new State."""
+        Under gravity only the lowest empty cell of a column is legal
+        (FloatingError otherwise; drop(col) plays by column). Returns the
+        new State."""
         if (mark is None and row.__class__ is int and col.__class__ is int
                 and -0x80000000 <= row <= 0x7FFFFFFF
                 and -0x80000000 <= col <= 0x7FFFFFFF):
@@ -751,6 +804,24 @@ class Game:
     def redo(self) -> None:
         """Replays the most recently undone move."""
         _check(self._lib, self._lib.ttt_redo(self._h()))
+
+    def drop(self, col: int) -> Tuple[int, State]:
+        """Drops a mark for the side to move into column col: it lands on
+        the lowest empty cell (row height - 1 is the bottom), with gravity
+        or without. Returns (row, State). OffBoardError for a bad column,
+        ColumnFullError for a full one, GameOverError once the game ended."""
+        row, state = ctypes.c_int(), ctypes.c_int()
+        if col.__class__ is int and -0x80000000 <= col <= 0x7FFFFFFF:
+            # The move path, as in play(): one untyped foreign call.
+            status = self._drop(self._handle, col, ctypes.byref(row),
+                                ctypes.byref(state))
+            if status:
+                raise self._fail(status)
+        else:
+            _check(self._lib, self._lib.ttt_drop(self._h(), _c_int(col),
+                                                 ctypes.byref(row),
+                                                 ctypes.byref(state)))
+        return row.value, _STATE_OF[state.value]
 
     def reset(self) -> None:
         """Empties the board, the history and the redo stack; keeps the rules
@@ -810,8 +881,26 @@ class Game:
 
     @property
     def size(self) -> int:
-        """N, the board's side."""
-        return self._size
+        """N, the side of a square board; SizeError on a rectangle (read
+        width and height)."""
+        if self._width != self._height:
+            raise _error(self._lib, E_SIZE)
+        return self._width
+
+    @property
+    def width(self) -> int:
+        """The number of columns."""
+        return self._width
+
+    @property
+    def height(self) -> int:
+        """The number of rows."""
+        return self._height
+
+    @property
+    def gravity(self) -> bool:
+        """True under Rule.GRAVITY."""
+        return self.get_rule(RULE_GRAVITY) != 0
 
     @property
     def win_length(self) -> int:
@@ -836,24 +925,27 @@ class Game:
         return _MARK_OF[mark.value]
 
     def board(self) -> Tuple[Tuple[Mark, ...], ...]:
-        """The board as a tuple of row tuples of Marks, read in one call."""
-        n = self._size
-        cells = (ctypes.c_int8 * (n * n))()
+        """The board as a tuple of height row tuples of width Marks, read in
+        one call."""
+        w, h = self._width, self._height
+        cells = (ctypes.c_int8 * (w * h))()
         length = ctypes.c_size_t()
-        _check(self._lib, self._lib.ttt_board(self._h(), cells, n * n,
+        _check(self._lib, self._lib.ttt_board(self._h(), cells, w * h,
                                               ctypes.byref(length)))
         marks = [_MARK_OF[v] for v in cells]
-        return tuple(tuple(marks[r * n:(r + 1) * n]) for r in range(n))
+        return tuple(tuple(marks[r * w:(r + 1) * w]) for r in range(h))
 
     def legal_moves(self) -> List[Tuple[int, int]]:
         """The cells (row, col) the side to move may play, in row order:
-        every empty cell, or none once the game is over. One call."""
-        n = self._size
-        cells = (ctypes.c_int32 * (n * n))()
+        every empty cell (under gravity, the landing cell of each column that
+        is not full), or none once the game is over. One call."""
+        w = self._width
+        capacity = w * self._height
+        cells = (ctypes.c_int32 * capacity)()
         length = ctypes.c_size_t()
-        _check(self._lib, self._lib.ttt_legal_moves(self._h(), cells, n * n,
+        _check(self._lib, self._lib.ttt_legal_moves(self._h(), cells, capacity,
                                                     ctypes.byref(length)))
-        return [divmod(cell, n) for cell in cells[:length.value]]
+        return [divmod(cell, w) for cell in cells[:length.value]]
 
     def moves(self) -> List[Tuple[Mark, int, int]]:
         """The history as a list of (mark, row, col), first move first, read
@@ -908,7 +1000,7 @@ class Game:
         """Counts every game from here to its end or depth plies.
         Returns (Counts, by_length): by_length[i] counts games of i plies."""
         counts = (ctypes.c_uint64 * 4)()
-        capacity = min(max(depth, 0), self._size ** 2) + 1
+        capacity = min(max(depth, 0), self._width * self._height) + 1
         by_length = (ctypes.c_uint64 * capacity)()
         length = ctypes.c_size_t()
         _check(self._lib, self._lib.ttt_perft(
@@ -928,18 +1020,19 @@ class Game:
         """Solves the position for the player to move: a Solution. If the
         budget runs out, the Solution has complete=False (no exception)."""
         out = _Solution(size=ctypes.sizeof(_Solution))
-        n = self._size
-        best = (ctypes.c_int32 * (n * n))()
+        w = self._width
+        capacity = w * self._height
+        best = (ctypes.c_int32 * capacity)()
         best_len = ctypes.c_size_t()
         status = self._lib.ttt_solve(
             self._h(), node_budget, table_bytes,
             SOLVE_VALUE_ONLY if value_only else 0, ctypes.byref(out), best,
-            n * n, ctypes.byref(best_len))
+            capacity, ctypes.byref(best_len))
         if status != E_BUDGET:
             _check(self._lib, status)
         return Solution(Value(out.value), out.plies, out.nodes, out.value_min,
                         out.value_max,
-                        [divmod(cell, n) for cell in best[:best_len.value]],
+                        [divmod(cell, w) for cell in best[:best_len.value]],
                         status == OK)
 
     def best_move(self, level: int = BOT_STRONG, node_budget: int = 0,
@@ -983,10 +1076,9 @@ class Game:
 
     def __str__(self) -> str:
         """The board as text: column letters, then one numbered line per row."""
-        n = self._size
-        letters = [_column_letters(c) for c in range(n)]
+        letters = [_column_letters(c) for c in range(self._width)]
         width = max(len(s) for s in letters)
-        label = len(str(n))
+        label = len(str(self._height))
         lines = [" " * label + "  " + " ".join(s.rjust(width) for s in letters)]
         for r, row in enumerate(self.board()):
             marks = " ".join(MARK_CHARS[m].rjust(width) for m in row)
@@ -1000,5 +1092,5 @@ class Game:
         status = ("%s to move" % ("X" if ply % 2 == 0 else "O")
                   if state == IN_PROGRESS else STATE_NAMES[state])
         return "<ttt.Game %dx%d k=%d ply=%d %s>" % (
-            self._size, self._size, self._win_length, ply, status)
+            self._width, self._height, self._win_length, ply, status)
 

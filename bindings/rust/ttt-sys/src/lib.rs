@@ -32,7 +32,7 @@ use std::os::raw::{c_char, c_int, c_void};
 /// Major version of the header these declarations follow.
 pub const TTT_VERSION_MAJOR: c_int = 1;
 /// Minor version of the header these declarations follow.
-pub const TTT_VERSION_MINOR: c_int = 2;
+pub const TTT_VERSION_MINOR: c_int = 3;
 /// Patch version of the header these declarations follow.
 pub const TTT_VERSION_PATCH: c_int = 0;
 /// `MAJOR * 10000 + MINOR * 100 + PATCH`; compare with `ttt_version()`.
@@ -101,6 +101,10 @@ pub const TTT_E_OVERFLOW: c_int = -19;
 pub const TTT_E_IN_LISTENER: c_int = -20;
 /// A player name is too long, not UTF-8 or has control characters (since 1.2).
 pub const TTT_E_NAME: c_int = -21;
+/// Gravity: the cell is not the lowest empty one of its column (since 1.3).
+pub const TTT_E_FLOATING: c_int = -22;
+/// Gravity: the column has no empty cell (since 1.3).
+pub const TTT_E_COLUMN_FULL: c_int = -23;
 
 /// Smallest board side.
 pub const TTT_MIN_SIZE: c_int = 3;
@@ -113,6 +117,9 @@ pub const TTT_RULE_MISERE: c_int = 1;
 pub const TTT_RULE_EARLY_DRAW: c_int = 2;
 /// Rule: drawn after this many moves without a result; 0 for none (since 1.2).
 pub const TTT_RULE_PLY_LIMIT: c_int = 3;
+/// Rule: a mark drops to the lowest empty cell of its column. Value 0 or 1
+/// (since 1.3).
+pub const TTT_RULE_GRAVITY: c_int = 4;
 
 /// The longest player name in bytes, without a NUL (since 1.2).
 pub const TTT_NAME_MAX: c_int = 64;
@@ -229,7 +236,7 @@ pub struct ttt_solution {
 extern "C" {
     /// The linked library's version as `TTT_VERSION_NUMBER` would compute it.
     pub fn ttt_version() -> c_int;
-    /// The linked library's version as a static string, e.g. "1.2.0".
+    /// The linked library's version as a static string, e.g. "1.3.0".
     pub fn ttt_version_string() -> *const c_char;
     /// A static English message for any status, never NULL.
     pub fn ttt_strerror(status: c_int) -> *const c_char;
@@ -250,6 +257,33 @@ extern "C" {
         mem: *mut c_void,
         mem_size: usize,
         size: c_int,
+        win_length: c_int,
+        out: *mut *mut ttt_game,
+    ) -> c_int;
+    /// Creates a `width` x `height` game (one malloc) into `*out`; win_length
+    /// 0 means the shorter side (since 1.3).
+    pub fn ttt_game_new_rect(
+        width: c_int,
+        height: c_int,
+        win_length: c_int,
+        out: *mut *mut ttt_game,
+    ) -> c_int;
+    /// As `ttt_game_new_rect` with the caller's allocator (NULL: malloc).
+    pub fn ttt_game_new_rect_with(
+        width: c_int,
+        height: c_int,
+        win_length: c_int,
+        alloc: *const ttt_allocator,
+        out: *mut *mut ttt_game,
+    ) -> c_int;
+    /// The bytes `ttt_game_init_rect` needs, or 0 for a geometry out of range.
+    pub fn ttt_game_footprint_rect(width: c_int, height: c_int, win_length: c_int) -> usize;
+    /// Builds a `width` x `height` game inside caller memory.
+    pub fn ttt_game_init_rect(
+        mem: *mut c_void,
+        mem_size: usize,
+        width: c_int,
+        height: c_int,
         win_length: c_int,
         out: *mut *mut ttt_game,
     ) -> c_int;
@@ -285,6 +319,10 @@ extern "C" {
         col: c_int,
         state: *mut c_int,
     ) -> c_int;
+    /// Drops a mark for the side to move into column `col`: it lands on the
+    /// lowest empty cell, `*row` (may be NULL) gets its row (since 1.3).
+    pub fn ttt_drop(game: *mut ttt_game, col: c_int, row: *mut c_int, state: *mut c_int)
+        -> c_int;
     /// Takes back the last move.
     pub fn ttt_undo(game: *mut ttt_game) -> c_int;
     /// Replays the most recently undone move (or ending).
@@ -314,8 +352,12 @@ extern "C" {
 
     /// `TTT_IN_PROGRESS` .. `TTT_DRAW`.
     pub fn ttt_state(game: *const ttt_game) -> c_int;
-    /// The board side N.
+    /// The board side N; `TTT_E_SIZE` for a rectangle.
     pub fn ttt_size(game: *const ttt_game) -> c_int;
+    /// The number of columns (since 1.3).
+    pub fn ttt_width(game: *const ttt_game) -> c_int;
+    /// The number of rows (since 1.3).
+    pub fn ttt_height(game: *const ttt_game) -> c_int;
     /// The win length K.
     pub fn ttt_win_length(game: *const ttt_game) -> c_int;
     /// Moves played so far.
@@ -350,7 +392,7 @@ extern "C" {
         len: *mut usize,
     ) -> c_int;
 
-    /// The cells (row * size + col) where the side to move may play (since 1.2).
+    /// The cells (row * width + col) where the side to move may play (since 1.2).
     pub fn ttt_legal_moves(
         game: *const ttt_game,
         cells: *mut i32,

@@ -183,10 +183,10 @@ impl Game {
     /// count passes 2^64 - 1.
     pub fn perft(&self, depth: usize, table_bytes: usize) -> Result<Perft> {
         let mut counts = [0u64; 4];
-        let n = self.size();
-        // min(depth, empty cells) + 1 entries; n * n bounds the empty cells
-        // whatever other threads play meanwhile.
-        let mut by_length = vec![0u64; depth.min(n * n) + 1];
+        let cells = self.width() * self.height();
+        // min(depth, empty cells) + 1 entries; the cell count bounds the
+        // empty cells whatever other threads play meanwhile.
+        let mut by_length = vec![0u64; depth.min(cells) + 1];
         let mut len = 0usize;
         // SAFETY: counts holds 4 values and by_length its length.
         check(unsafe {
@@ -231,16 +231,16 @@ impl Game {
             size: std::mem::size_of::<sys::ttt_solution>(),
             ..Default::default()
         };
-        let n = self.size();
-        // A capacity of size * size always suffices.
-        let mut best = vec![0i32; n * n];
+        let width = self.width();
+        // A capacity of width * height always suffices.
+        let mut best = vec![0i32; width * self.height()];
         let mut len = 0usize;
         let flags = if options.value_only {
             sys::TTT_SOLVE_VALUE_ONLY
         } else {
             0
         };
-        // SAFETY: out has its size set; best holds n * n cells.
+        // SAFETY: out has its size set; best holds best.len() cells.
         let status = unsafe {
             sys::ttt_solve(
                 self.as_ptr(),
@@ -258,7 +258,7 @@ impl Game {
         }
         let cell = |c: i32| {
             let c = usize::try_from(c).expect("a cell index");
-            (c / n, c % n)
+            (c / width, c % width)
         };
         Ok(Solution {
             value: Value::from_library(out.value),

@@ -56,12 +56,18 @@ pub enum ErrorKind {
     InListener,
     /// `TTT_E_NAME`: a player name too long or with control characters.
     Name,
+    /// `TTT_E_FLOATING`: under gravity, the cell is not the lowest empty
+    /// one of its column (since 1.3).
+    Floating,
+    /// `TTT_E_COLUMN_FULL`: [`Game::drop`](crate::Game::drop) into a full
+    /// column (since 1.3).
+    ColumnFull,
     /// A code this crate does not know (from a newer library).
     Unknown,
 }
 
 impl ErrorKind {
-    /// The kind of a status code (`Unknown` for codes not in ttt.h 1.2).
+    /// The kind of a status code (`Unknown` for codes not in ttt.h 1.3).
     pub fn from_code(code: i32) -> ErrorKind {
         use ErrorKind::*;
         match code {
@@ -86,6 +92,8 @@ impl ErrorKind {
             sys::TTT_E_OVERFLOW => Overflow,
             sys::TTT_E_IN_LISTENER => InListener,
             sys::TTT_E_NAME => Name,
+            sys::TTT_E_FLOATING => Floating,
+            sys::TTT_E_COLUMN_FULL => ColumnFull,
             _ => Unknown,
         }
     }

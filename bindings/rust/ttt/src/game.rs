@@ -180,7 +180,8 @@ extern "C" fn listener_trampoline(user: *mut c_void, event: *const sys::ttt_even
     }
 }
 
-/// One game of N x N tic-tac-toe with K in a row.
+/// One game of N x N tic-tac-toe with K in a row, or (since 1.3) of a
+/// W x H m,n,k game, with or without gravity.
 ///
 /// Every method that fails returns an [`Error`] and leaves the game
 /// unchanged. Methods that change the game take `&self`: the C library
@@ -214,6 +215,20 @@ impl Game {
         let mut raw = ptr::null_mut();
         // SAFETY: raw is a valid out-pointer.
         check(unsafe { sys::ttt_game_new(to_c(size), to_c(win_length), &mut raw) })?;
+        Ok(Game::from_raw(raw))
+    }
+
+    /// A game `width` columns wide and `height` rows high where
+    /// `win_length` in a row wins (0 means the shorter side); a line shorter
+    /// than `win_length` never wins. `Size` if out of range (3 <= width,
+    /// height <= 1024, 3 <= win_length <= the longer side). A square made
+    /// here is the same game as [`Game::new`]'s.
+    pub fn new_rect(width: usize, height: usize, win_length: usize) -> Result<Game> {
+        let mut raw = ptr::null_mut();
+        // SAFETY: raw is a valid out-pointer.
+        check(unsafe {
+            sys::ttt_game_new_rect(to_c(width), to_c(height), to_c(win_length), &mut raw)
+        })?;
         Ok(Game::from_raw(raw))
     }
 
@@ -308,6 +323,27 @@ impl Game {
         Ok(())
     }
 
+    /// Turns gravity on or off (Connect Four's rule): a mark may only go
+    /// to the lowest empty cell of its column, row `height - 1` being the
+    /// bottom. Only before the first move, else `RulesLocked`.
+    pub fn set_gravity(&self, on: bool) -> Result<()> {
+        // SAFETY: a valid game.
+        check(unsafe {
+            sys::ttt_game_set_rule(self.as_ptr(), sys::TTT_RULE_GRAVITY, c_int::from(on))
+        })?;
+        Ok(())
+    }
+
+    /// Whether gravity is on.
+    pub fn gravity(&self) -> bool {
+        let mut value = 0;
+        // SAFETY: value is a valid out-pointer.
+        let status =
+            unsafe { sys::ttt_game_get_rule(self.as_ptr(), sys::TTT_RULE_GRAVITY, &mut value) };
+        assert_eq!(status, sys::TTT_OK, "libttt knows gravity");
+        value != 0
+    }
+
     /// Whether a rule is on.
     pub fn rule(&self, rule: Rule) -> bool {
         let mut value = 0;
@@ -318,7 +354,9 @@ impl Game {
     }
 
     /// Plays for the side to move at (row, col) and returns the new state
-    /// (one C call, `ttt_play_next`). `GameOver`, `OffBoard` or `Occupied`.
+    /// (one C call, `ttt_play_next`). `GameOver`, `OffBoard` or `Occupied`;
+    /// under gravity `Floating` for a cell above its column's lowest empty
+    /// one.
     #[inline]
     pub fn play(&self, row: usize, col: usize) -> Result<State> {
         let mut state = 0;
@@ -326,6 +364,18 @@ impl Game {
         let status = unsafe { sys::ttt_play_next(self.as_ptr(), to_c(row), to_c(col), &mut state) };
         self.after_change(status)?;
         Ok(State::from_library(state))
+    }
+
+    /// Drops a mark for the side to move into column `col`, with gravity or
+    /// without: it lands on the lowest empty cell of that column. Returns
+    /// the row it landed in and the new state. `GameOver`, `OffBoard` for a
+    /// column outside the board, `ColumnFull` for a full one.
+    pub fn drop(&self, col: usize) -> Result<(usize, State)> {
+        let (mut row, mut state) = (0, 0);
+        // SAFETY: a valid game; row and state are valid out-pointers.
+        let status = unsafe { sys::ttt_drop(self.as_ptr(), to_c(col), &mut row, &mut state) };
+        self.after_change(status)?;
+        Ok((from_c(row), State::from_library(state)))
     }
 
     /// Plays `mark` at (row, col): `WrongTurn` unless it is mark's move,
@@ -456,17 +506,18 @@ impl Game {
     }
 
     /// The cells where the side to move may play, as (row, col) in
-    /// row-major order; empty once the game is over. One moment's list,
-    /// even while other threads play.
+    /// row-major order (under gravity, the landing cell of each column that
+    /// is not full); empty once the game is over. One moment's list, even
+    /// while other threads play.
     pub fn legal_moves(&self) -> Vec<(usize, usize)> {
-        let n = self.size();
-        let mut cells = vec![0i32; n * n];
+        let n = self.width();
+        let mut cells = vec![0i32; n * self.height()];
         let mut len = 0usize;
         // SAFETY: cells holds cells.len() ints, which always suffices.
         let status = unsafe {
             sys::ttt_legal_moves(self.as_ptr(), cells.as_mut_ptr(), cells.len(), &mut len)
         };
-        assert_eq!(status, sys::TTT_OK, "size * size cells always suffice");
+        assert_eq!(status, sys::TTT_OK, "width * height cells always suffice");
         cells[..len]
             .iter()
             .map(|&cell| (from_c(cell) / n, from_c(cell) % n))
@@ -499,10 +550,29 @@ impl Game {
         Mark::from_raw(unsafe { sys::ttt_to_move(self.as_ptr()) })
     }
 
-    /// The board side N.
+    /// The board side N of a square board.
+    ///
+    /// # Panics
+    ///
+    /// On a rectangle, which has no single side: read [`Game::width`] and
+    /// [`Game::height`] (they serve squares too).
     pub fn size(&self) -> usize {
         // SAFETY: a valid game.
-        from_c(unsafe { sys::ttt_size(self.as_ptr()) })
+        let size = unsafe { sys::ttt_size(self.as_ptr()) };
+        assert!(size >= 0, "ttt::Game::size on a {}x{} rectangle", self.width(), self.height());
+        from_c(size)
+    }
+
+    /// The number of columns.
+    pub fn width(&self) -> usize {
+        // SAFETY: a valid game.
+        from_c(unsafe { sys::ttt_width(self.as_ptr()) })
+    }
+
+    /// The number of rows.
+    pub fn height(&self) -> usize {
+        // SAFETY: a valid game.
+        from_c(unsafe { sys::ttt_height(self.as_ptr()) })
     }
 
     /// The number in a row that wins, K.
@@ -531,13 +601,12 @@ impl Game {
         Ok(Mark::from_raw(mark))
     }
 
-    /// The whole board, row-major (`size * size` cells), read in one call
-    /// (so it is one position even while other threads play).
+    /// The whole board, row-major (`width * height` cells), read in one
+    /// call (so it is one position even while other threads play).
     pub fn board(&self) -> Vec<Option<Mark>> {
-        let n = self.size();
-        let mut cells = vec![0i8; n * n];
+        let mut cells = vec![0i8; self.width() * self.height()];
         let mut len = 0usize;
-        // SAFETY: cells holds n * n marks, which is the board's size.
+        // SAFETY: cells holds width * height marks, the board's size.
         let status =
             unsafe { sys::ttt_board(self.as_ptr(), cells.as_mut_ptr(), cells.len(), &mut len) };
         assert_eq!(status, sys::TTT_OK, "ttt_board into a board-sized buffer");
@@ -640,7 +709,7 @@ impl Clone for Game {
 impl fmt::Display for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let board = self.board();
-        let n = self.size();
+        let n = self.width();
         let letters: Vec<String> = (0..n)
             .map(|c| {
                 cell_name(0, c)
@@ -649,7 +718,7 @@ impl fmt::Display for Game {
             })
             .collect();
         let width = letters.iter().map(String::len).max().unwrap_or(1);
-        let label = n.to_string().len();
+        let label = self.height().to_string().len();
         write!(f, "{:label$} ", "")?;
         for letter in &letters {
             write!(f, " {letter:>width$}")?;
@@ -668,7 +737,8 @@ impl fmt::Display for Game {
 impl fmt::Debug for Game {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Game")
-            .field("size", &self.size())
+            .field("width", &self.width())
+            .field("height", &self.height())
             .field("win_length", &self.win_length())
             .field("ply", &self.ply())
             .field("state", &self.state())

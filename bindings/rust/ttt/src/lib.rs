@@ -28,6 +28,18 @@
 //! Rows and columns are 0-based from the top-left corner; cells are named as
 //! in the C library ("a1" is the top-left cell, "b3" row 2, column 1).
 //!
+//! Boards may be rectangles, and marks may fall (Connect Four):
+//!
+//! ```
+//! use ttt::{Game, State};
+//!
+//! let game = Game::new_rect(7, 6, 4)?; // 7 columns, 6 rows, four in a row
+//! game.set_gravity(true)?;
+//! assert_eq!(game.drop(3)?, (5, State::InProgress)); // column d, bottom row
+//! assert_eq!(game.play(0, 0).unwrap_err().kind(), ttt::ErrorKind::Floating);
+//! # Ok::<(), ttt::Error>(())
+//! ```
+//!
 //! A `Game` is `Send` and `Sync`: libttt gives every game its own lock, so
 //! several threads may play on one game shared through an
 //! [`Arc`](std::sync::Arc). The raw declarations are re-exported as [`sys`].
@@ -181,7 +193,7 @@ pub(crate) fn from_c(value: c_int) -> usize {
     usize::try_from(value).unwrap_or_else(|_| panic!("libttt returned {value} for a count"))
 }
 
-/// The version of the linked C library, e.g. "1.2.0".
+/// The version of the linked C library, e.g. "1.3.0".
 pub fn version() -> &'static str {
     // SAFETY: ttt_version_string returns a static NUL-terminated string.
     unsafe { CStr::from_ptr(sys::ttt_version_string()) }
@@ -190,7 +202,7 @@ pub fn version() -> &'static str {
 }
 
 /// The version of the linked C library as a number, `MAJOR * 10000 +
-/// MINOR * 100 + PATCH` (10200 for 1.2.0); compare with
+/// MINOR * 100 + PATCH` (10300 for 1.3.0); compare with
 /// [`sys::TTT_VERSION_NUMBER`] to catch a header/library mismatch.
 pub fn version_number() -> i32 {
     // SAFETY: no arguments, no state.
