@@ -607,7 +607,24 @@ typedef struct ttt_solution {
     uint64_t nodes;    /* positions searched */
     int32_t value_min; /* proven bounds: value_min <= true value <= value_max; */
     int32_t value_max; /* equal to value once the value is known */
+    int32_t method;    /* how the value was proven: TTT_METHOD_* (since 1.3) */
 } ttt_solution;
+
+/* ttt_solution.method (since 1.3): how the value was found.
+ *   SEARCH   the search (or the rules, for a finished game);
+ *   PAIRING  a pairing strategy for each side, with no search (nodes 0):
+ *            every window a side could still complete has two empty cells
+ *            of its own, disjoint over all windows, so the other side,
+ *            answering a move on one cell of a pair with its partner, is
+ *            never beaten. Both sides can, so the value is a draw, every
+ *            empty cell keeps it (best lists them all) and the game runs to
+ *            the full board (or the ply limit): plies. Found by a bipartite
+ *            matching in microseconds, e.g. for (n,n,n) with n >= 5 from the
+ *            empty board. Normal rules only (not misère); under the
+ *            early-draw rule only with TTT_SOLVE_VALUE_ONLY (the shortest
+ *            drawn ending needs the search). */
+#define TTT_METHOD_SEARCH 0
+#define TTT_METHOD_PAIRING 1
 
 /*
  * Solves the game's position exactly: its value for the player to move
@@ -620,9 +637,11 @@ typedef struct ttt_solution {
  * *best_len their number; a capacity of size * size always suffices.
  * best may be NULL with best_capacity 0 and best_len NULL.
  *
- * The value comes first (negamax alpha-beta with a transposition table keyed
+ * The value comes first: a pairing strategy for each side proves a draw with
+ * no search where one exists (ttt_solution.method, since 1.3); otherwise
+ * negamax alpha-beta with a transposition table keyed
  * by the eight symmetries of the board, threat detection and dead-window
- * pruning); the plies and the optimal moves come from a second pass, which
+ * pruning; the plies and the optimal moves come from a second pass, which
  * costs more and is skipped with TTT_SOLVE_VALUE_ONLY.
  *
  * node_budget caps the positions searched (0: no cap). If it runs out, the

@@ -3,6 +3,7 @@
 
 #include "random.h"
 #include "solver.h"
+#include "threat.h"
 
 /* ------------------------------------------------------------------------ */
 /* Strong bot                                                                */
@@ -202,6 +203,30 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
     return best;
 }
 
+/* Issue 16: threat search at the root (src/threat.h), on normal rules with
+ * K >= 5, within a quarter of the budget; its nodes come off *budget.
+ * Returns the kind found (THREAT_NONE also when memory is short). */
+static int threat_at_root(const ttt_game *game, const snapshot *snap,
+                          uint64_t *budget, threat_root *threat)
+{
+    if (ttt__threat_root_search(game, snap->n, snap->n, snap, *budget / 4, threat) != TTT_OK)
+        return THREAT_NONE;
+    *budget -= threat->nodes < *budget ? threat->nodes : *budget - 1;
+    return threat->kind;
+}
+
+/* Keeps the root candidates that stop the opponent's VCF (all of them if
+ * none does); returns how many. */
+static int32_t keep_safe_moves(int64_t *keys, int32_t count, const uint8_t *safe)
+{
+    int32_t kept = 0;
+    for (int32_t i = 0; i < count; i++) {
+        if (safe[move_cell(keys[i])])
+            keys[kept++] = keys[i];
+    }
+    return kept > 0 ? kept : count;
+}
+
 /* The strong bot's choice for a position in progress. */
 static int strong_move(const ttt_game *game, const snapshot *snap,
                        uint64_t budget, uint64_t *seed, int32_t *cell_out)
@@ -226,12 +251,18 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     int me = sboard_mover(b);
 
     int32_t chosen = -1;
+    threat_root threat = {THREAT_NONE, -1, 0, NULL};
     if (!b->misere && b->threat_cells[me] > 0) {
         chosen = ttt__some_threat_cell(b, me);
     } else if (!b->misere && b->threat_cells[1 - me] > 0) {
         chosen = ttt__some_threat_cell(b, 1 - me);
+    } else if (!b->misere && snap->k >= 5 &&
+               threat_at_root(game, snap, &budget, &threat) == THREAT_WIN) {
+        chosen = threat.move;
     } else {
         int32_t count = bot_candidates(&s, me);
+        if (count > 0 && threat.kind == THREAT_DEFEND)
+            count = keep_safe_moves(s.moves.keys, count, threat.safe);
         if (count < 0) {
             s.status = count;
         } else {
@@ -287,6 +318,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
         }
     }
     int status = s.status;
+    ttt__threat_release(game, &threat);
     engine_free(game, s.moves.keys);
     engine_free(game, block);
     if (status != TTT_OK)

@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "pairing.h"
 #include "solver.h"
 
 /* ------------------------------------------------------------------------ */
@@ -254,6 +255,12 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
         found->plies = 0;
         return TTT_OK;
     }
+    found->method = TTT_METHOD_SEARCH;
+#ifndef TTT_NO_PAIRING
+    /* Issue 16: a pairing for each side proves a draw with no search. */
+    if (ttt__pairing_answer(game, snap->n, snap->n, snap, all_moves, r, found))
+        return TTT_OK;
+#endif
     solver s;
     search_memory memory = {game, NULL};
     int status = solver_start(&s, &memory, snap, budget, table_bytes);

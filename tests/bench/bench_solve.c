@@ -326,17 +326,67 @@ int bench_bounds(FILE *out)
 }
 
 /* ------------------------------------------------------------------------ */
+/* pairing                                                                   */
+
+/* (n,n,n) boards a pairing strategy settles from the empty board (issue
+ * 16: (6,6,6) and (7,7,7) under a second), full solve (plies and every
+ * move), timed over many calls since one takes microseconds. Exit status
+ * 1 if one is not a pairing draw. */
+int bench_pairing(FILE *out)
+{
+    static const int sides[] = {5, 6, 7, 8, 10, 16};
+    enum { CALLS = 1000 };
+    fprintf(out, "pairing: full ttt_solve from the empty board, mean of %d calls\n", CALLS);
+    fprintf(out, "%-12s %-5s %5s %5s %9s %-8s %12s %12s\n", "game", "value", "plies",
+            "best", "nodes", "method", "wall_us", "cpu_us");
+    int ok = 1;
+    for (size_t i = 0; i < sizeof sides / sizeof sides[0]; i++) {
+        int n = sides[i];
+        counting count = {0, 0};
+        ttt_game *game = counted_game(n, n, &count);
+        ttt_solution solution;
+        int32_t best[256];
+        size_t best_len = 0;
+        int status = TTT_OK;
+        double start = seconds_now(), cpu_start = cpu_seconds_now();
+        for (int call = 0; call < CALLS && status == TTT_OK; call++) {
+            memset(&solution, 0, sizeof solution);
+            solution.size = sizeof solution;
+            status = ttt_solve(game, 0, 0, 0, &solution, best, 256, &best_len);
+        }
+        double wall = (seconds_now() - start) / CALLS, cpu = (cpu_seconds_now() - cpu_start) / CALLS;
+        ttt_game_free(game);
+        char board[16];
+        snprintf(board, sizeof board, "(%d,%d,%d)", n, n, n);
+        if (status != TTT_OK) {
+            fprintf(out, "%-12s %s\n", board, ttt_strerror(status));
+            ok = 0;
+            continue;
+        }
+        int pairing = solution.method == TTT_METHOD_PAIRING;
+        fprintf(out, "%-12s %-5s %5d %5zu %9llu %-8s %12.2f %12.2f\n", board,
+                value_name(solution.value), solution.plies, best_len,
+                (unsigned long long)solution.nodes, pairing ? "pairing" : "search",
+                wall * 1e6, cpu * 1e6);
+        ok &= pairing && solution.value == TTT_VALUE_DRAW;
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
 /* main                                                                      */
 
 #ifndef TTT_BENCH_SOLVE_NO_MAIN
 static void usage(void)
 {
-    fputs("usage: ttt-bench-solve [--quick] [solve] [perft] [match] [bounds]\n"
+    fputs("usage: ttt-bench-solve [--quick] [solve] [perft] [match] [bounds] [pairing]\n"
           "         [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
           "  solve   the exact solver on (3,3,3), (4,4,4), (4,4,3), (5,5,4)\n"
           "  perft   whole-game counts of 3x3 and 4x4\n"
           "  match   strong against random (7x7 K=4, 15x15 K=5) and perfect (3x3)\n"
           "  bounds  one strong move and one budget-1 solve, 3x3 to 1024x1024\n"
+          "  pairing (n,n,n) draws by pairing strategies, n = 5 .. 16 (run\n"
+          "          only when named)\n"
           "  with no benchmark named, all four run. --quick: small boards,\n"
           "  20 games. Defaults: --games 1000 --seed 1 --budget 20000.\n"
           "  Exit status 1 if a result misses its goal value or win rate.\n",
@@ -346,6 +396,7 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     int quick = 0, run_solve = 0, run_perft = 0, run_match = 0, run_bounds = 0;
+    int run_pairing = 0;
     int games = 1000;
     uint64_t seed = 1, budget = 20000, solve_budget = 0;
     for (int i = 1; i < argc; i++) {
@@ -360,6 +411,8 @@ int main(int argc, char **argv)
             run_match = 1;
         } else if (strcmp(arg, "bounds") == 0) {
             run_bounds = 1;
+        } else if (strcmp(arg, "pairing") == 0) {
+            run_pairing = 1;
         } else if (i + 1 < argc && strcmp(arg, "--games") == 0) {
             games = atoi(argv[++i]);
         } else if (i + 1 < argc && strcmp(arg, "--seed") == 0) {
@@ -373,7 +426,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!run_solve && !run_perft && !run_match && !run_bounds)
+    if (!run_solve && !run_perft && !run_match && !run_bounds && !run_pairing)
         run_solve = run_perft = run_match = run_bounds = 1;
     if (quick && games > 20)
         games = 20;
@@ -389,6 +442,8 @@ int main(int argc, char **argv)
         ok &= bench_matches(stdout, games, seed, budget);
     if (run_bounds)
         ok &= bench_bounds(stdout);
+    if (run_pairing)
+        ok &= bench_pairing(stdout);
     return ok ? 0 : 1;
 }
 #endif

@@ -1,0 +1,288 @@
+/* test_threat.c - the VCF search checked against the exact solver, and the strong bot playing and stopping VCFs on 15x15. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "threat.h"
+#include "ttt.h"
+
+#define MAXCELLS 225
+
+static ttt_game *new_game(int n, int k)
+{
+    ttt_game *g = NULL;
+    assert_int_equal(ttt_game_new(n, k, &g), TTT_OK);
+    return g;
+}
+
+static void read_board(const ttt_game *g, int8_t *cells)
+{
+    size_t len = 0;
+    assert_int_equal(ttt_board(g, cells, MAXCELLS, &len), TTT_OK);
+}
+
+static int solved_value(const ttt_game *g)
+{
+    ttt_solution s;
+    memset(&s, 0, sizeof s);
+    s.size = sizeof s;
+    assert_int_equal(ttt_solve(g, 0, 0, TTT_SOLVE_VALUE_ONLY, &s, NULL, 0, NULL), TTT_OK);
+    return s.value;
+}
+
+/* Plays random moves until `empty` cells are left; 0 if the game ended. */
+static int random_position(ttt_game *g, uint64_t *seed, int empty)
+{
+    int n = ttt_size(g);
+    while (ttt_state(g) == TTT_IN_PROGRESS && n * n - ttt_ply(g) > empty) {
+        int row, col;
+        assert_int_equal(ttt_random_move(g, seed, &row, &col), TTT_OK);
+        assert_int_equal(ttt_play(g, ttt_to_move(g), row, col, NULL), TTT_OK);
+    }
+    return ttt_state(g) == TTT_IN_PROGRESS;
+}
+
+/* Every VCF found on 7x7 K=5 is a win by the exact solver, and its first
+ * move wins; so is every VCT found where there is no VCF. */
+static void test_vcf_agrees_with_solver(void **state)
+{
+    (void)state;
+    uint64_t seed = 5;
+    int found = 0, missed = 0, vct_found = 0;
+    for (int trial = 0; trial < 300; trial++) {
+        ttt_game *g = new_game(7, 5);
+        if (!random_position(g, &seed, 14 + trial % 8)) {
+            ttt_game_free(g);
+            continue;
+        }
+        int8_t cells[MAXCELLS];
+        read_board(g, cells);
+        int32_t move = -1;
+        uint64_t nodes = 0;
+        int mover = ttt_to_move(g);
+        int vcf = ttt__threat_vcf(g, 7, 7, 5, cells, mover, 100000, &move, &nodes);
+        assert_true(vcf == 0 || vcf == 1);
+        assert_true(nodes <= 100000);
+        int value = solved_value(g);
+        if (!vcf) {
+            missed += value == TTT_VALUE_WIN;
+            /* A VCT found where there is no VCF is a win too. */
+            if (ttt__threat_vct(g, 7, 7, 5, cells, mover, 100000, &move, &nodes) == 1) {
+                vct_found++;
+                assert_int_equal(value, TTT_VALUE_WIN);
+            }
+            ttt_game_free(g);
+            continue;
+        }
+        found++;
+        assert_int_equal(value, TTT_VALUE_WIN);
+        int st;
+        assert_int_equal(ttt_play(g, mover, move / 7, move % 7, &st), TTT_OK);
+        if (st == TTT_IN_PROGRESS)
+            assert_int_equal(solved_value(g), TTT_VALUE_LOSS);
+        else
+            assert_int_equal(st, mover == TTT_X ? TTT_X_WON : TTT_O_WON);
+        ttt_game_free(g);
+    }
+    assert_true(found >= 40);
+    /* Wins by slower threats exist, so the VCF does not find them all; the
+     * VCT finds some of them. */
+    assert_true(missed >= vct_found);
+    assert_true(vct_found >= 1);
+}
+
+/* A budget of nodes bounds the search. */
+static void test_vcf_budget(void **state)
+{
+    (void)state;
+    uint64_t seed = 9;
+    for (int trial = 0; trial < 40; trial++) {
+        ttt_game *g = new_game(15, 5);
+        if (random_position(g, &seed, 225 - 60)) {
+            int8_t cells[MAXCELLS];
+            read_board(g, cells);
+            int32_t move;
+            uint64_t nodes = 0;
+            int vcf = ttt__threat_vcf(g, 15, 15, 5, cells, ttt_to_move(g), 7, &move, &nodes);
+            assert_true(vcf == 0 || vcf == 1);
+            assert_true(nodes <= 7);
+        }
+        ttt_game_free(g);
+    }
+}
+
+/* Whether mark on the empty cell of cells (15 x 15) makes five. */
+static int makes_five(const int8_t *cells, int cell, int mark)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    int row = cell / 15, col = cell % 15;
+    for (int d = 0; d < 4; d++) {
+        int run = 1;
+        for (int sign = -1; sign <= 1; sign += 2) {
+            int r = row + sign * dr[d], c = col + sign * dc[d];
+            while (r >= 0 && r < 15 && c >= 0 && c < 15 && cells[r * 15 + c] == mark) {
+                run++;
+                r += sign * dr[d];
+                c += sign * dc[d];
+            }
+        }
+        if (run >= 5)
+            return 1;
+    }
+    return 0;
+}
+
+/* The cells where mark completes five: their number, the first in *cell. */
+static int completion_cells(const ttt_game *g, int mark, int *cell)
+{
+    int8_t cells[MAXCELLS];
+    read_board(g, cells);
+    int count = 0;
+    for (int c = 0; c < 225; c++) {
+        if (cells[c] == TTT_EMPTY && makes_five(cells, c, mark)) {
+            if (count++ == 0)
+                *cell = c;
+        }
+    }
+    return count;
+}
+
+/* 15x15 positions of random play where neither side has a completion
+ * cell and the side to move (for_mover) or else only its opponent has a
+ * VCF. */
+static ttt_game *vcf_position(uint64_t *seed, int for_mover)
+{
+    for (;;) {
+        ttt_game *g = new_game(15, 5);
+        if (random_position(g, seed, 225 - 90)) {
+            int cell, mover = ttt_to_move(g);
+            int8_t cells[MAXCELLS];
+            read_board(g, cells);
+            int32_t move;
+            uint64_t nodes;
+            int attacker = for_mover ? mover : -mover;
+            if (completion_cells(g, TTT_X, &cell) == 0 && completion_cells(g, TTT_O, &cell) == 0 &&
+                ttt__threat_vcf(g, 15, 15, 5, cells, attacker, 5000, &move, &nodes) == 1 &&
+                (for_mover || ttt__threat_vcf(g, 15, 15, 5, cells, mover, 5000, &move, &nodes) == 0))
+                return g;
+        }
+        ttt_game_free(g);
+    }
+}
+
+/* The strong bot, on a small budget, wins a position where it has a VCF
+ * against the strong bot defending on a large one. */
+static void test_bot_plays_its_vcf(void **state)
+{
+    (void)state;
+    uint64_t seed = 77;
+    for (int trial = 0; trial < 8; trial++) {
+        ttt_game *g = vcf_position(&seed, 1);
+        int attacker = ttt_to_move(g);
+        int plies = 0;
+        while (ttt_state(g) == TTT_IN_PROGRESS && plies < 100) {
+            int row, col;
+            uint64_t budget = ttt_to_move(g) == attacker ? 2000 : 50000;
+            assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, budget, NULL, &row, &col), TTT_OK);
+            assert_int_equal(ttt_play(g, ttt_to_move(g), row, col, NULL), TTT_OK);
+            plies++;
+        }
+        assert_int_equal(ttt_state(g), attacker == TTT_X ? TTT_X_WON : TTT_O_WON);
+        ttt_game_free(g);
+    }
+}
+
+/* The root search as the bot runs it, on the position of g (the
+ * snapshot's fields it reads: k, nn, ply, cells). */
+static void root_search(const ttt_game *g, int8_t *cells, uint64_t budget, threat_root *root)
+{
+    read_board(g, cells);
+    snapshot snap;
+    memset(&snap, 0, sizeof snap);
+    snap.n = 15;
+    snap.k = 5;
+    snap.nn = 225;
+    snap.ply = ttt_ply(g);
+    snap.cells = cells;
+    assert_int_equal(ttt__threat_root_search(g, 15, 15, &snap, budget, root), TTT_OK);
+}
+
+/* O's three on row 7 (columns given), X's three stones far away, X to
+ * move: O threatens an open four, a VCF of one move. The answers that stop
+ * it are exactly `expect` (cells of row 7), and the bot plays one. */
+static void check_three(const int *o_cols, const int *expect, int expect_count)
+{
+    ttt_game *g = new_game(15, 5);
+    static const int x_cells[3][2] = {{2, 2}, {12, 12}, {2, 12}};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(ttt_play(g, TTT_X, x_cells[i][0], x_cells[i][1], NULL), TTT_OK);
+        assert_int_equal(ttt_play(g, TTT_O, 7, o_cols[i], NULL), TTT_OK);
+    }
+    int8_t cells[MAXCELLS];
+    threat_root root;
+    root_search(g, cells, 100000, &root);
+    assert_int_equal(root.kind, THREAT_DEFEND);
+    int safe_count = 0;
+    for (int c = 0; c < 225; c++)
+        safe_count += root.safe[c];
+    assert_int_equal(safe_count, expect_count);
+    for (int i = 0; i < expect_count; i++)
+        assert_int_equal(root.safe[7 * 15 + expect[i]], 1);
+    for (uint64_t budget = 500; budget <= 50000; budget *= 10) {
+        int row, col;
+        assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, budget, NULL, &row, &col), TTT_OK);
+        assert_int_equal(root.safe[row * 15 + col], 1);
+    }
+    ttt__threat_release(g, &root);
+    assert_null(root.safe);
+    ttt_game_free(g);
+}
+
+static void test_bot_stops_an_open_three(void **state)
+{
+    (void)state;
+    /* A solid three: only its two ends stop it (one step further out, the
+     * four it makes is still open at the other end). */
+    check_three((const int[]){5, 6, 7}, (const int[]){4, 8}, 2);
+    /* A broken three: its gap and both ends. */
+    check_three((const int[]){5, 6, 8}, (const int[]){4, 7, 9}, 3);
+}
+
+/* Random 15x15 positions where the opponent has a VCF and the side to move
+ * none: wherever the root search finds answers, the strong bot plays one. */
+static void test_bot_stops_the_opponents_vcf(void **state)
+{
+    (void)state;
+    uint64_t seed = 4242;
+    for (int trial = 0; trial < 6; trial++) {
+        ttt_game *g = vcf_position(&seed, 0);
+        int8_t cells[MAXCELLS];
+        threat_root root;
+        root_search(g, cells, 1000000, &root);
+        assert_int_not_equal(root.kind, THREAT_WIN);
+        if (root.kind == THREAT_DEFEND) {
+            int row, col;
+            assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, 40000, NULL, &row, &col), TTT_OK);
+            assert_int_equal(root.safe[row * 15 + col], 1);
+        }
+        ttt__threat_release(g, &root);
+        ttt_game_free(g);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vcf_agrees_with_solver),
+        cmocka_unit_test(test_vcf_budget),
+        cmocka_unit_test(test_bot_plays_its_vcf),
+        cmocka_unit_test(test_bot_stops_an_open_three),
+        cmocka_unit_test(test_bot_stops_the_opponents_vcf),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
