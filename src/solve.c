@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pairing.h"
+#include "proof.h"
 #include "solver.h"
 
 /* ------------------------------------------------------------------------ */
@@ -260,6 +261,11 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
     /* Issue 16: a pairing for each side proves a draw with no search. */
     if (ttt__pairing_answer(game, snap->n, snap->n, snap, all_moves, r, found))
         return TTT_OK;
+#endif
+#ifndef TTT_NO_PROOF
+    /* Issue 16: df-pn settles the value on the larger boards. */
+    if (ttt__proof_wanted(snap, all_moves))
+        return ttt__proof_solve(game, snap, budget, table_bytes, r, found);
 #endif
     solver s;
     search_memory memory = {game, NULL};
