@@ -625,6 +625,13 @@ typedef struct ttt_solution {
  *            drawn ending needs the search). */
 #define TTT_METHOD_SEARCH 0
 #define TTT_METHOD_PAIRING 1
+/*   THREATS  a VCF (since 1.3): the side to move wins by a line of fours,
+ *            each reply forced, found by a threat-space search with no
+ *            game-tree search (nodes: its positions, within a quarter of
+ *            the node budget, or 65536 with none). Only with
+ *            TTT_SOLVE_VALUE_ONLY (best: the VCF's first move; a full solve
+ *            searches for the fastest wins), normal rules, no ply limit. */
+#define TTT_METHOD_THREATS 2
 
 /*
  * Solves the game's position exactly: its value for the player to move
@@ -638,7 +645,9 @@ typedef struct ttt_solution {
  * best may be NULL with best_capacity 0 and best_len NULL.
  *
  * The value comes first: a pairing strategy for each side proves a draw with
- * no search where one exists (ttt_solution.method, since 1.3); otherwise
+ * no search where one exists, and with TTT_SOLVE_VALUE_ONLY a win by
+ * continuous fours (VCF) is found by a threat-space search
+ * (ttt_solution.method, since 1.3); otherwise
  * negamax alpha-beta with a transposition table keyed
  * by the eight symmetries of the board, threat detection and dead-window
  * pruning; the plies and the optimal moves come from a second pass, which

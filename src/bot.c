@@ -204,12 +204,13 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
 }
 
 /* Issue 16: threat search at the root (src/threat.h), on normal rules with
- * K >= 5, within a quarter of the budget; its nodes come off *budget.
- * Returns the kind found (THREAT_NONE also when memory is short). */
+ * K >= 5, within a quarter of the budget; its nodes come off *budget. Returns the kind found
+ * (THREAT_NONE, with *status TTT_E_NOMEM, when memory is short). */
 static int threat_at_root(const ttt_game *game, const snapshot *snap,
-                          uint64_t *budget, threat_root *threat)
+                          uint64_t *budget, threat_root *threat, int *status)
 {
-    if (ttt__threat_root_search(game, snap->n, snap->n, snap, *budget / 4, threat) != TTT_OK)
+    *status = ttt__threat_root_search(game, snap->n, snap->n, snap, *budget / 4, threat);
+    if (*status != TTT_OK)
         return THREAT_NONE;
     *budget -= threat->nodes < *budget ? threat->nodes : *budget - 1;
     return threat->kind;
@@ -257,7 +258,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     } else if (!b->misere && b->threat_cells[1 - me] > 0) {
         chosen = ttt__some_threat_cell(b, 1 - me);
     } else if (!b->misere && snap->k >= 5 &&
-               threat_at_root(game, snap, &budget, &threat) == THREAT_WIN) {
+               threat_at_root(game, snap, &budget, &threat, &s.status) == THREAT_WIN) {
         chosen = threat.move;
     } else {
         int32_t count = bot_candidates(&s, me);

@@ -215,8 +215,7 @@ int32_t ttt__pairing_find(const pairing_board *board, int attacker,
 }
 
 /* Whether attacker can be kept from completing any window: counts first,
- * then the matching in memory of its own. 1 yes, 0 no (or out of memory:
- * then the search decides). */
+ * then the matching in memory of its own. 1 yes, 0 no, TTT_E_NOMEM. */
 static int has_pairing(const ttt_game *game, const pairing_board *board,
                        int attacker)
 {
@@ -226,10 +225,10 @@ static int has_pairing(const ttt_game *game, const pairing_board *board,
     size_t bytes = ttt__pairing_scratch_bytes(
         (size_t)open, (size_t)board->width * (size_t)board->height);
     if (bytes == 0)
-        return 0;
+        return TTT_E_NOMEM;
     void *scratch = engine_alloc(game, bytes);
     if (!scratch)
-        return 0;
+        return TTT_E_NOMEM;
     int found = ttt__pairing_find(board, attacker, open, scratch, NULL) >= 0;
     engine_free(game, scratch);
     return found;
@@ -249,8 +248,12 @@ int ttt__pairing_answer(const ttt_game *game, int32_t width, int32_t height,
     if (snap->ply == 0 && 2 * ttt__pairing_windows(width, height, snap->k) > (size_t)empty)
         return 0;
     pairing_board board = {width, height, snap->k, snap->cells};
-    if (!has_pairing(game, &board, TTT_X) || !has_pairing(game, &board, TTT_O))
-        return 0;
+    int x_stopped = has_pairing(game, &board, TTT_X);
+    if (x_stopped <= 0)
+        return x_stopped;
+    int o_stopped = has_pairing(game, &board, TTT_O);
+    if (o_stopped <= 0)
+        return o_stopped;
 
     r->value = r->value_min = r->value_max = TTT_VALUE_DRAW;
     r->best_count = 0;

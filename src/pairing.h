@@ -79,8 +79,9 @@ int32_t ttt__pairing_window_cell(int32_t width, const pairing_pair *pair,
  * a draw, proven with no search, and every empty cell keeps it (a move of
  * the side to move cannot spoil its own pairing, and the opponent's answers
  * any move). Then fills r and the solution's value fields (plies: to the
- * full board or the ply limit; nodes 0) and returns 1. Returns 0 when it
- * proves nothing, or when it cannot give what was asked: the plies of a
+ * full board or the ply limit; nodes 0) and returns 1. Returns TTT_E_NOMEM
+ * if its memory runs out, 0 when it proves nothing, or when it cannot give
+ * what was asked: the plies of a
  * draw under the early-draw rule need a search (its shortest drawn ending),
  * so a full solve under that rule goes to the search. width and height are
  * the board's; the snapshot gives the cells, ply and rules.

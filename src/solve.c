@@ -5,6 +5,7 @@
 #include "pairing.h"
 #include "proof.h"
 #include "solver.h"
+#include "threat.h"
 
 /* ------------------------------------------------------------------------ */
 /* Solver set-up                                                             */
@@ -257,10 +258,14 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
         return TTT_OK;
     }
     found->method = TTT_METHOD_SEARCH;
-#ifndef TTT_NO_PAIRING
-    /* Issue 16: a pairing for each side proves a draw with no search. */
-    if (ttt__pairing_answer(game, snap->n, snap->n, snap, all_moves, r, found))
-        return TTT_OK;
+#ifndef TTT_NO_SHORTCUTS
+    /* Issue 16: a pairing for each side proves a draw, a VCF a win, with no
+     * search (pairing.h, threat.h): 1 answered, 0 not, or TTT_E_NOMEM. */
+    int shortcut = ttt__pairing_answer(game, snap->n, snap->n, snap, all_moves, r, found);
+    if (shortcut == 0)
+        shortcut = ttt__threat_answer(game, snap->n, snap->n, snap, all_moves, &budget, r, found);
+    if (shortcut != 0)
+        return shortcut > 0 ? TTT_OK : shortcut;
 #endif
 #ifndef TTT_NO_PROOF
     /* Issue 16: df-pn settles the value on the larger boards. */
@@ -272,7 +277,7 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
     int status = solver_start(&s, &memory, snap, budget, table_bytes);
     if (status == TTT_OK) {
         status = solve_position(&s, all_moves, r);
-        found->nodes = s.nodes;
+        found->nodes += s.nodes;
     }
     solver_finish(&s, &memory);
     found->value = r->value;

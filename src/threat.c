@@ -10,6 +10,11 @@
 #define VCT_MAX_DEPTH 6    /* attacker threats in one VCT line */
 #define VCT_WIDTH 24       /* threats tried at one VCT node */
 #define VCT_VCF_NODES 400  /* nodes for each VCF asked inside a VCT */
+#define MARKS_PER_NODE 16  /* marks on the board one node's charge covers */
+/* The root searches VCTs only with this many nodes: with fewer they found
+ * nothing in play against a Gomocup engine and cost the alpha-beta its
+ * nodes (see the README's match). */
+#define VCT_MIN_BUDGET 50000
 
 static const int32_t step_row[4] = {0, 1, 1, 1};
 static const int32_t step_col[4] = {1, 0, 1, -1};
@@ -21,6 +26,8 @@ typedef struct tboard {
     int16_t *counts;       /* 2 per window: X's marks, O's marks */
     int32_t *played[2];    /* each side's marks, in the order placed */
     int32_t played_count[2];
+    int32_t open_fours[2];  /* windows of K - 1 marks of p and none of the other */
+    int32_t open_threes[2]; /* windows of K - 2 marks of p and none of the other */
     uint32_t *stamp;       /* per cell: dedupe of candidate lists */
     uint32_t stamp_now;
     int32_t *candidates;   /* VCF_MAX_DEPTH * VCF_WIDTH */
@@ -28,6 +35,7 @@ typedef struct tboard {
     int32_t *answers;      /* VCT_MAX_DEPTH * DEFENCE_MAX */
     uint64_t *refuted;     /* REFUTED_SLOTS keys */
     uint64_t key;
+    uint64_t epoch;        /* runs so far: refutations of older runs are stale */
     uint64_t nodes, budget;
     int stopped;
     int32_t line[2 * VCF_MAX_DEPTH + 2]; /* the VCF found: attacker, reply, ... */
@@ -90,14 +98,31 @@ static int32_t window_at(const tboard *t, int d, int32_t row, int32_t col)
     return t->base[d] + row * t->cols[d] + c;
 }
 
+/* Adds sign times window w's share of the open-window counters. */
+static void count_window(tboard *t, int32_t w, int32_t sign)
+{
+    for (int p = 0; p < 2; p++) {
+        if (t->counts[2 * w + 1 - p] != 0)
+            continue;
+        int32_t marks = t->counts[2 * w + p];
+        if (marks == t->k - 1)
+            t->open_fours[p] += sign;
+        else if (marks == t->k - 2)
+            t->open_threes[p] += sign;
+    }
+}
+
 static void change(tboard *t, int32_t cell, int p, int16_t delta)
 {
     int32_t row = cell / t->width, col = cell % t->width;
     for (int d = 0; d < 4; d++) {
         for (int32_t i = 0; i < t->k; i++) {
             int32_t w = window_at(t, d, row - i * step_row[d], col - i * step_col[d]);
-            if (w >= 0)
-                t->counts[2 * w + p] = (int16_t)(t->counts[2 * w + p] + delta);
+            if (w < 0)
+                continue;
+            count_window(t, w, -1);
+            t->counts[2 * w + p] = (int16_t)(t->counts[2 * w + p] + delta);
+            count_window(t, w, 1);
         }
     }
     t->key ^= key_term(cell, p);
@@ -169,7 +194,8 @@ static int visit_completion(tboard *t, int32_t start, int32_t step, void *user)
 static int32_t completion_cells(tboard *t, int p, int32_t *cell)
 {
     completions found = {0, -1};
-    windows_near(t, p, t->k - 1, visit_completion, &found);
+    if (t->open_fours[p] > 0)
+        windows_near(t, p, t->k - 1, visit_completion, &found);
     *cell = found.first;
     return found.count;
 }
@@ -208,7 +234,7 @@ static int32_t four_cells(tboard *t, int p, int32_t *out)
 {
     new_stamp(t);
     four_list list = {out, 0, VCF_WIDTH};
-    if (t->k >= 3)
+    if (t->k >= 3 && t->open_threes[p] > 0)
         windows_near(t, p, t->k - 2, visit_four, &list);
     return list.count;
 }
@@ -219,7 +245,7 @@ static int32_t threat_cells(tboard *t, int p, int32_t *out)
 {
     new_stamp(t);
     four_list list = {out, 0, VCT_WIDTH};
-    if (t->k >= 3)
+    if (t->k >= 3 && t->open_threes[p] > 0)
         windows_near(t, p, t->k - 2, visit_four, &list);
     if (t->k >= 4 && list.count < VCT_WIDTH)
         windows_near(t, p, t->k - 3, visit_four, &list);
@@ -234,7 +260,8 @@ static uint64_t refuted_key(const tboard *t, int a, int kind)
         {0, UINT64_C(0x5851F42D4C957F2D)},
         {UINT64_C(0x14057B7EF767814F), UINT64_C(0x2545F4914F6CDD1D)},
     };
-    return t->key ^ salt[kind][a];
+    /* Each run has its own epoch, so the table needs no clearing. */
+    return t->key ^ salt[kind][a] ^ (t->epoch * UINT64_C(0xD6E8FEB86659FD93));
 }
 
 static int refuted(const tboard *t, uint64_t key)
@@ -247,17 +274,27 @@ static void set_refuted(tboard *t, uint64_t key)
     t->refuted[key & (REFUTED_SLOTS - 1)] = key;
 }
 
+/* Counts a node against the budget, or stops the search (0) if it does not
+ * fit. Its scans pass over every mark of a
+ * side, so past MARKS_PER_NODE marks on the board a node counts as more
+ * than one: the budget keeps bounding the time late in a game too. */
+static int charge_node(tboard *t)
+{
+    uint64_t charge = 1 + (uint64_t)(t->played_count[0] + t->played_count[1]) / MARKS_PER_NODE;
+    if (t->nodes + charge > t->budget) {
+        t->stopped = 1;
+        return 0;
+    }
+    t->nodes += charge;
+    return 1;
+}
+
 /* Whether attacker a, to move, wins by fours alone; the line into t->line
  * from index 2 * depth on. */
 static int vcf(tboard *t, int a, int depth)
 {
-    if (t->stopped)
+    if (t->stopped || !charge_node(t))
         return 0;
-    if (t->nodes >= t->budget) {
-        t->stopped = 1;
-        return 0;
-    }
-    t->nodes++;
     int d = 1 - a;
     int32_t cell;
     if (completion_cells(t, a, &cell) > 0) {
@@ -310,7 +347,7 @@ static int vcf(tboard *t, int a, int depth)
 /* Runs a VCF search for a within budget more nodes; 1 found. */
 static int run_vcf(tboard *t, int a, uint64_t budget)
 {
-    memset(t->refuted, 0, REFUTED_SLOTS * sizeof(uint64_t));
+    t->epoch++;
     t->stopped = 0;
     t->budget = t->nodes + budget;
     t->line_len = 0;
@@ -374,26 +411,61 @@ static int32_t line_answers(tboard *t, int d, const int32_t *line, int32_t line_
     return count >= DEFENCE_MAX || four_count >= VCF_WIDTH ? -1 : count;
 }
 
+/* Adds the empty cells of the fours that a's mark on cell makes. */
+static void add_four_windows(tboard *t, int a, int32_t cell, int32_t *out, int32_t *count)
+{
+    int32_t row = cell / t->width, col = cell % t->width;
+    for (int d = 0; d < 4; d++) {
+        for (int32_t i = 0; i < t->k; i++) {
+            int32_t srow = row - i * step_row[d], scol = col - i * step_col[d];
+            int32_t w = window_at(t, d, srow, scol);
+            if (w < 0 || t->counts[2 * w + a] != t->k - 2 || t->counts[2 * w + 1 - a] != 0)
+                continue;
+            int32_t start = srow * t->width + scol, step = step_row[d] * t->width + step_col[d];
+            for (int32_t j = 0; j < t->k; j++)
+                add_cell(t, out, count, start + j * step);
+        }
+    }
+}
+
+/*
+ * The defender's answers to a three inside the VCT: the cells of the
+ * attacker's line of fours, the other empty cells of the windows its first
+ * four lies in (where a mark spoils that four or the open four it makes),
+ * and the defender's own fours. Narrower than line_answers, so the VCT is
+ * a guide, not a proof (see vct). Returns how many.
+ */
+static int32_t three_answers(tboard *t, int a, const int32_t *line, int32_t line_len,
+                             int32_t *out)
+{
+    int32_t fours[VCF_WIDTH];
+    int32_t four_count = four_cells(t, 1 - a, fours);
+    new_stamp(t);
+    int32_t count = 0;
+    for (int32_t i = 0; i < line_len; i++)
+        add_cell(t, out, &count, line[i]);
+    if (line_len > 0)
+        add_four_windows(t, a, line[0], out, &count);
+    for (int32_t i = 0; i < four_count; i++)
+        add_cell(t, out, &count, fours[i]);
+    return count;
+}
+
 /*
  * Victory by continuous threats (Allis's threat-space search, with fours
  * and threes): attacker a, to move, wins if it has a VCF, or a move after
  * which it would have one (a three, or a four with its forced reply) and
- * every defender answer that might stop it (line_answers, with the
+ * every defender answer that might stop it (three_answers, with the
  * defender's own fours) still leaves a a VCT one level down. A three is
- * dropped if the defender, to move, has a VCF of its own. The VCFs asked
- * along the way have VCT_VCF_NODES each, so a VCF found late in a line is
- * a proof only as far as those searches went: the bot's guide, not the
- * solver's proof. *first gets the first move at depth 0.
+ * dropped if the defender, to move, has a VCF of its own. The answers are
+ * the usual ones, not every move that might help, and the VCFs asked along
+ * the way have VCT_VCF_NODES each: the bot's guide, not the solver's
+ * proof. *first gets the first move at depth 0.
  */
 static int vct(tboard *t, int a, int depth, int32_t *first)
 {
-    if (t->stopped)
+    if (t->stopped || !charge_node(t))
         return 0;
-    if (t->nodes >= t->budget) {
-        t->stopped = 1;
-        return 0;
-    }
-    t->nodes++;
     int d = 1 - a;
     int32_t cell;
     if (completion_cells(t, a, &cell) > 0) {
@@ -436,8 +508,8 @@ static int vct(tboard *t, int a, int depth, int32_t *first)
             int32_t line[2 * VCF_MAX_DEPTH + 2];
             int32_t line_len = t->line_len;
             memcpy(line, t->line, (size_t)line_len * sizeof(int32_t));
-            int32_t answer_count = line_answers(t, d, line, line_len, answers);
-            won = answer_count >= 0;
+            int32_t answer_count = three_answers(t, a, line, line_len, answers);
+            won = answer_count > 0;
             for (int32_t j = 0; won && j < answer_count; j++) {
                 place(t, answers[j], d);
                 won = vct(t, a, depth + 1, &ignored);
@@ -458,7 +530,7 @@ static int vct(tboard *t, int a, int depth, int32_t *first)
 /* Runs a VCT search for a within budget more nodes; 1 found (*first). */
 static int run_vct(tboard *t, int a, uint64_t budget, int32_t *first)
 {
-    memset(t->refuted, 0, REFUTED_SLOTS * sizeof(uint64_t));
+    t->epoch++;
     t->stopped = 0;
     t->budget = t->nodes + budget;
     return vct(t, a, 0, first);
@@ -482,6 +554,7 @@ static void *start_board(const ttt_game *game, tboard *t, int32_t width,
     memset(t->cells, 0, (size_t)t->cells_n);
     memset(t->counts, 0, window_total(t) * 2 * sizeof(int16_t));
     memset(t->stamp, 0, (size_t)t->cells_n * sizeof(uint32_t));
+    memset(t->refuted, 0, REFUTED_SLOTS * sizeof(uint64_t));
     for (int32_t cell = 0; cell < t->cells_n; cell++) {
         if (cells[cell] != TTT_EMPTY)
             place(t, cell, ttt__player_of(cells[cell]));
@@ -543,11 +616,13 @@ static int mark_safe_answers(tboard *t, int me, const int32_t *line, int32_t lin
         if (made == 1)
             place(t, block_cell, opp);
         uint64_t share = (end - t->nodes) / (uint64_t)(count - i);
-        /* Safe only if the search ended without finding a win. */
+        /* A VCF search is complete: an answer is safe only if it ended
+         * without finding one. A VCT search is a guide that often runs out
+         * of budget: only an answer after which it found one is unsafe. */
         int unsafe = 0;
         if (made < 2) {
-            unsafe = kind == 0 ? run_vcf(t, opp, share) : run_vct(t, opp, share, &first);
-            unsafe |= t->stopped;
+            unsafe = kind == 0 ? run_vcf(t, opp, share) | t->stopped
+                               : run_vct(t, opp, share, &first);
         }
         if (made == 1)
             take_back(t, block_cell, opp);
@@ -592,10 +667,12 @@ int ttt__threat_root_search(const ttt_game *game, int32_t width,
         memcpy(line, t.line, (size_t)line_len * sizeof(int32_t));
         if (mark_safe_answers(&t, me, line, line_len, 0, budget, safe))
             out->kind = THREAT_DEFEND;
+    } else if (budget < VCT_MIN_BUDGET) {
+        /* Too few nodes for the slower threats to show. */
     } else if (run_vct(&t, me, budget / 4, &first)) {
         out->kind = THREAT_WIN;
         out->move = first;
-    } else if (t.nodes < budget && run_vct(&t, opp, (budget - t.nodes) / 4, &first)) {
+    } else if (t.nodes < budget && run_vct(&t, opp, (budget - t.nodes) / 2, &first)) {
         line[0] = first;
         if (mark_safe_answers(&t, me, line, 1, 1, budget, safe))
             out->kind = THREAT_DEFEND;
@@ -607,6 +684,40 @@ int ttt__threat_root_search(const ttt_game *game, int32_t width,
     else
         engine_free(game, safe);
     return TTT_OK;
+}
+
+#define SOLVE_VCF_NODES 65536 /* the VCF's nodes when ttt_solve has no cap */
+
+int ttt__threat_answer(const ttt_game *game, int32_t width, int32_t height,
+                       const snapshot *snap, int all_moves, uint64_t *budget,
+                       solve_result *r, ttt_solution *found)
+{
+    if (all_moves || snap->misere || snap->limit_empty > 0 ||
+        snap->state != TTT_IN_PROGRESS)
+        return 0;
+    uint64_t limit = *budget ? *budget / 4 : SOLVE_VCF_NODES;
+    if (limit == 0)
+        return 0;
+    int32_t move = -1;
+    uint64_t nodes = 0;
+    int found_vcf = ttt__threat_vcf(game, width, height, snap->k, snap->cells,
+                                    ttt__mover_at(snap->ply), limit, &move, &nodes);
+    if (found_vcf < 0)
+        return found_vcf;
+    found->nodes += nodes;
+    if (found_vcf != 1) {
+        if (*budget)
+            *budget -= nodes < *budget ? nodes : *budget - 1;
+        return 0;
+    }
+    r->value = r->value_min = r->value_max = TTT_VALUE_WIN;
+    r->plies = -1;
+    r->best[0] = move;
+    r->best_count = 1;
+    found->value = found->value_min = found->value_max = TTT_VALUE_WIN;
+    found->plies = -1;
+    found->method = TTT_METHOD_THREATS;
+    return 1;
 }
 
 void ttt__threat_release(const ttt_game *game, threat_root *out)

@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "engine.h"
+#include "solver.h"
 
 /*
  * A four is a window holding K - 1 marks of one side and none of the
@@ -21,7 +21,8 @@
  * counts of each window, and the cells each side has played (so the fours
  * are found near those marks, whatever the board's size). Its memory is
  * taken once per call from the game's allocator. Every position it visits
- * counts as one node against the caller's budget; a table of positions
+ * counts as a node against the caller's budget (one, plus one for every 16
+ * marks on the board, as its scans pass over the marks); a table of positions
  * already refuted (keys of their own) keeps transpositions from being
  * searched twice. Normal rules only: the bot calls it for K >= 5 and not
  * in misère.
@@ -47,8 +48,9 @@ typedef struct threat_root {
  * Looks, within budget nodes, in the snapshot's position (width x height
  * cells), in order: for a VCF of the side to move (THREAT_WIN); for one of
  * the opponent's (as if we passed), and then for the moves that stop it
- * (THREAT_DEFEND); for a VCT of the side to move (THREAT_WIN); for one of
- * the opponent's and the moves that stop it. The answers tried are the
+ * (THREAT_DEFEND); then, with a budget of 50000 nodes or more, for a VCT
+ * of the side to move (THREAT_WIN) and for one of the opponent's and the
+ * moves that stop it. The answers tried are the
  * empty cells within K - 1 of the opponent's line (its VCF, or its VCT's
  * first move) along the four directions and the side to move's own fours,
  * each kept if the opponent then has no such win (a four of the side to
@@ -76,5 +78,18 @@ int ttt__threat_vcf(const ttt_game *game, int32_t width, int32_t height,
 int ttt__threat_vct(const ttt_game *game, int32_t width, int32_t height,
                     int32_t k, const int8_t *cells, int attacker,
                     uint64_t budget, int32_t *move, uint64_t *nodes);
+
+/*
+ * ttt_solve's shortcut: with TTT_SOLVE_VALUE_ONLY (all_moves 0), normal
+ * rules, no ply limit (a VCF may outlast it) and no gravity, a VCF of the
+ * side to move proves a win with no search: fills r and the solution's
+ * value fields (best: the VCF's first move; method TTT_METHOD_THREATS)
+ * and returns 1. The VCF gets a quarter of *budget (0: no cap, then 65536
+ * nodes); if it finds nothing, its nodes come off *budget and go into
+ * found->nodes, and it returns 0. TTT_E_NOMEM if its memory runs out.
+ */
+int ttt__threat_answer(const ttt_game *game, int32_t width, int32_t height,
+                       const snapshot *snap, int all_moves, uint64_t *budget,
+                       solve_result *r, ttt_solution *found);
 
 #endif /* TTT_THREAT_H */

@@ -1,4 +1,4 @@
-/* test_pairing.c - ttt_solve's pairing draws through the public API: method, plies, every move, the rules it leaves to the search, old callers' struct size. */
+/* test_pairing.c - ttt_solve's shortcuts through the public API: pairing draws (method, plies, every move, the rules it leaves to the search, old callers' struct size) and VCF wins. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -177,6 +177,69 @@ static void test_perfect_bot(void **state)
     ttt_game_free(g);
 }
 
+/* Random 7x7 K=5 positions: where a value-only solve answers by a VCF,
+ * the full solve (a search) agrees that the side to move wins, and after
+ * the VCF's first move the opponent loses. Never with a ply limit. */
+static void test_vcf_wins(void **state)
+{
+    (void)state;
+    uint64_t seed = 99;
+    int by_vcf = 0;
+    for (int trial = 0; trial < 200; trial++) {
+        ttt_game *g = new_game(7, 5);
+        while (ttt_state(g) == TTT_IN_PROGRESS && 49 - ttt_ply(g) > 14 + trial % 6) {
+            int row, col;
+            assert_int_equal(ttt_random_move(g, &seed, &row, &col), TTT_OK);
+            assert_int_equal(ttt_play(g, ttt_to_move(g), row, col, NULL), TTT_OK);
+        }
+        if (ttt_state(g) != TTT_IN_PROGRESS) {
+            ttt_game_free(g);
+            continue;
+        }
+        ttt_solution s, full;
+        int32_t best[MAXCELLS];
+        size_t len = 0;
+        assert_int_equal(solve(g, 0, TTT_SOLVE_VALUE_ONLY, &s, best, &len), TTT_OK);
+        if (s.method != TTT_METHOD_THREATS) {
+            ttt_game_free(g);
+            continue;
+        }
+        by_vcf++;
+        assert_int_equal(s.value, TTT_VALUE_WIN);
+        assert_int_equal(s.value_min, TTT_VALUE_WIN);
+        assert_int_equal(s.plies, -1);
+        assert_true(s.nodes > 0);
+        assert_int_equal((int)len, 1);
+        int32_t full_best[MAXCELLS];
+        size_t full_len = 0;
+        assert_int_equal(solve(g, 0, 0, &full, full_best, &full_len), TTT_OK);
+        assert_int_equal(full.method, TTT_METHOD_SEARCH);
+        assert_int_equal(full.value, TTT_VALUE_WIN);
+        int mover = ttt_to_move(g), st;
+        assert_int_equal(ttt_play(g, mover, best[0] / 7, best[0] % 7, &st), TTT_OK);
+        if (st == TTT_IN_PROGRESS) {
+            assert_int_equal(solve(g, 0, TTT_SOLVE_VALUE_ONLY, &s, NULL, NULL), TTT_OK);
+            assert_int_equal(s.value, TTT_VALUE_LOSS);
+        } else {
+            assert_int_equal(st, mover == TTT_X ? TTT_X_WON : TTT_O_WON);
+        }
+        ttt_game_free(g);
+    }
+    assert_true(by_vcf >= 20);
+
+    /* A ply limit may come before the VCF's end: the search decides. */
+    ttt_game *g = new_game(7, 5);
+    assert_int_equal(ttt_game_set_rule(g, TTT_RULE_PLY_LIMIT, 40), TTT_OK);
+    static const int moves[][2] = {{3, 1}, {0, 0}, {3, 2}, {0, 6}, {3, 3}, {6, 0}};
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        assert_int_equal(ttt_play(g, ttt_to_move(g), moves[i][0], moves[i][1], NULL), TTT_OK);
+    ttt_solution s;
+    assert_int_equal(solve(g, 0, TTT_SOLVE_VALUE_ONLY, &s, NULL, NULL), TTT_OK);
+    assert_int_equal(s.value, TTT_VALUE_WIN);
+    assert_int_equal(s.method, TTT_METHOD_SEARCH);
+    ttt_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_old_struct_size),
         cmocka_unit_test(test_perfect_bot),
+        cmocka_unit_test(test_vcf_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

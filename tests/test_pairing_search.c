@@ -11,8 +11,8 @@
 #include "pairing.h"
 #include "ttt.h"
 
-#ifndef TTT_NO_PAIRING
-#error "this suite links the library built with TTT_NO_PAIRING: its ttt_solve is the plain search"
+#ifndef TTT_NO_SHORTCUTS
+#error "this suite links the library built with TTT_NO_SHORTCUTS: its ttt_solve is the plain search"
 #endif
 
 #define MAXCELLS 144

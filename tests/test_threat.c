@@ -152,10 +152,10 @@ static int completion_cells(const ttt_game *g, int mark, int *cell)
     return count;
 }
 
-/* 15x15 positions of random play where neither side has a completion
- * cell and the side to move (for_mover) or else only its opponent has a
- * VCF. */
-static ttt_game *vcf_position(uint64_t *seed, int for_mover)
+/* A 15x15 position of random play where neither side has a completion
+ * cell and the side to move has a VCF, one not found within min_nodes
+ * nodes (a long one). */
+static ttt_game *vcf_position(uint64_t *seed, uint64_t min_nodes)
 {
     for (;;) {
         ttt_game *g = new_game(15, 5);
@@ -165,32 +165,50 @@ static ttt_game *vcf_position(uint64_t *seed, int for_mover)
             read_board(g, cells);
             int32_t move;
             uint64_t nodes;
-            int attacker = for_mover ? mover : -mover;
             if (completion_cells(g, TTT_X, &cell) == 0 && completion_cells(g, TTT_O, &cell) == 0 &&
-                ttt__threat_vcf(g, 15, 15, 5, cells, attacker, 5000, &move, &nodes) == 1 &&
-                (for_mover || ttt__threat_vcf(g, 15, 15, 5, cells, mover, 5000, &move, &nodes) == 0))
+                ttt__threat_vcf(g, 15, 15, 5, cells, mover, 5000, &move, &nodes) == 1 &&
+                ttt__threat_vcf(g, 15, 15, 5, cells, mover, min_nodes, &move, &nodes) == 0)
                 return g;
         }
         ttt_game_free(g);
     }
 }
 
-/* The strong bot, on a small budget, wins a position where it has a VCF
- * against the strong bot defending on a large one. */
+/* The strong bot, on a small budget, keeps a VCF going: after its move it
+ * has a completion cell and, once that is blocked, still a VCF, until it
+ * wins; and it wins against the strong bot defending on a large budget. */
 static void test_bot_plays_its_vcf(void **state)
 {
     (void)state;
     uint64_t seed = 77;
-    for (int trial = 0; trial < 8; trial++) {
-        ttt_game *g = vcf_position(&seed, 1);
+    for (int trial = 0; trial < 12; trial++) {
+        ttt_game *g = vcf_position(&seed, 12);
         int attacker = ttt_to_move(g);
         int plies = 0;
         while (ttt_state(g) == TTT_IN_PROGRESS && plies < 100) {
-            int row, col;
-            uint64_t budget = ttt_to_move(g) == attacker ? 2000 : 50000;
+            int row, col, cell;
+            int attacking = ttt_to_move(g) == attacker;
+            uint64_t budget = attacking ? 100 : 50000;
             assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, budget, NULL, &row, &col), TTT_OK);
             assert_int_equal(ttt_play(g, ttt_to_move(g), row, col, NULL), TTT_OK);
             plies++;
+            if (attacking && ttt_state(g) == TTT_IN_PROGRESS) {
+                assert_true(completion_cells(g, attacker, &cell) >= 1);
+                if (completion_cells(g, attacker, &cell) == 1) {
+                    /* The forced block, then the VCF goes on. */
+                    ttt_game *after = NULL;
+                    assert_int_equal(ttt_game_clone(g, &after), TTT_OK);
+                    assert_int_equal(ttt_play(after, -attacker, cell / 15, cell % 15, NULL), TTT_OK);
+                    int8_t cells[MAXCELLS];
+                    read_board(after, cells);
+                    int32_t move;
+                    uint64_t nodes;
+                    if (ttt_state(after) == TTT_IN_PROGRESS)
+                        assert_int_equal(ttt__threat_vcf(after, 15, 15, 5, cells, attacker, 100000,
+                                                         &move, &nodes), 1);
+                    ttt_game_free(after);
+                }
+            }
         }
         assert_int_equal(ttt_state(g), attacker == TTT_X ? TTT_X_WON : TTT_O_WON);
         ttt_game_free(g);
@@ -253,26 +271,52 @@ static void test_bot_stops_an_open_three(void **state)
     check_three((const int[]){5, 6, 8}, (const int[]){4, 7, 9}, 3);
 }
 
-/* Random 15x15 positions where the opponent has a VCF and the side to move
- * none: wherever the root search finds answers, the strong bot plays one. */
+/* Random 15x15 positions where neither side has a completion cell, the
+ * side to move has no VCF and the opponent a long one. */
+static ttt_game *defence_position(uint64_t *seed)
+{
+    for (;;) {
+        ttt_game *g = new_game(15, 5);
+        if (random_position(g, seed, 225 - 40)) {
+            int cell, mover = ttt_to_move(g);
+            int8_t cells[MAXCELLS];
+            read_board(g, cells);
+            int32_t move;
+            uint64_t nodes;
+            if (completion_cells(g, TTT_X, &cell) == 0 && completion_cells(g, TTT_O, &cell) == 0 &&
+                ttt__threat_vcf(g, 15, 15, 5, cells, mover, 5000, &move, &nodes) == 0 &&
+                ttt__threat_vcf(g, 15, 15, 5, cells, -mover, 5000, &move, &nodes) == 1 &&
+                ttt__threat_vcf(g, 15, 15, 5, cells, -mover, 12, &move, &nodes) == 0)
+                return g;
+        }
+        ttt_game_free(g);
+    }
+}
+
+/* Against the opponent's VCF the strong bot plays an answer that stops it,
+ * wherever its root search (a quarter of its budget, as the bot runs it) finds
+ * one; its alpha-beta alone, which sees the opponent's fours only a few
+ * plies deep, misses some of them. */
 static void test_bot_stops_the_opponents_vcf(void **state)
 {
     (void)state;
-    uint64_t seed = 4242;
-    for (int trial = 0; trial < 6; trial++) {
-        ttt_game *g = vcf_position(&seed, 0);
+    uint64_t seed = 1, budget = 200000;
+    int defended = 0;
+    for (int trial = 0; trial < 12; trial++) {
+        ttt_game *g = defence_position(&seed);
         int8_t cells[MAXCELLS];
         threat_root root;
-        root_search(g, cells, 1000000, &root);
-        assert_int_not_equal(root.kind, THREAT_WIN);
+        root_search(g, cells, budget / 4, &root);
         if (root.kind == THREAT_DEFEND) {
             int row, col;
-            assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, 40000, NULL, &row, &col), TTT_OK);
+            assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, budget, NULL, &row, &col), TTT_OK);
             assert_int_equal(root.safe[row * 15 + col], 1);
+            defended++;
         }
         ttt__threat_release(g, &root);
         ttt_game_free(g);
     }
+    assert_true(defended >= 6);
 }
 
 int main(void)

@@ -93,14 +93,14 @@ def opening(rng, size, stones):
     return cells
 
 
-def play_game(commands, size, timeout_ms, rule, start_stones, log):
+def play_game(commands, size, timeouts_ms, rule, start_stones, log):
     """commands[0] plays black (moves first). Returns (winner index or None
     for a draw, plies, reason, each brain's longest move in seconds)."""
     brains = [Brain(commands[0], "black"), Brain(commands[1], "white")]
     board = [[0] * size for _ in range(size)]
     longest = [0.0, 0.0]
     try:
-        for brain in brains:
+        for brain, timeout_ms in zip(brains, timeouts_ms):
             brain.send("START %d" % size)
             if brain.answer() != "OK":
                 return None, 0, "START refused by " + brain.name, longest
@@ -164,11 +164,16 @@ def main():
     parser.add_argument("--games", type=int, default=40, help="games (pairs of colours)")
     parser.add_argument("--size", type=int, default=15)
     parser.add_argument("--timeout-turn", type=int, default=100, help="ms per move")
+    parser.add_argument("--first-timeout-turn", type=int,
+                        help="the INFO timeout_turn told to the first brain (default: "
+                             "--timeout-turn), for a brain that spends only part of it")
     parser.add_argument("--rule", type=int, default=0, help="INFO rule (0: freestyle)")
     parser.add_argument("--opening-stones", type=int, default=2,
                         help="random stones near the centre; each opening is played twice, colours swapped")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--trace", help="write every protocol line to this file")
+    parser.add_argument("--moves", action="store_true",
+                        help="print each game's moves (x,y from the first after the opening)")
     args = parser.parse_args()
     if args.trace:
         Brain.trace = open(args.trace, "w", encoding="utf-8")
@@ -183,8 +188,12 @@ def main():
             stones = opening(rng, args.size, args.opening_stones)
         first_black = game % 2 == 0
         commands = [args.first, args.second] if first_black else [args.second, args.first]
+        first_timeout = args.first_timeout_turn or args.timeout_turn
+        timeouts = [first_timeout, args.timeout_turn]
+        if not first_black:
+            timeouts.reverse()
         log = []
-        winner, plies, reason, longest = play_game(commands, args.size, args.timeout_turn,
+        winner, plies, reason, longest = play_game(commands, args.size, timeouts,
                                                    args.rule, stones, log)
         first_index = 0 if first_black else 1
         colour = "black" if first_black else "white"
@@ -198,6 +207,8 @@ def main():
         print("game %2d: first brain %s, %s after %d plies (%s); opening %s" % (
             game + 1, colour, ("wins", "draws", "loses")[outcome], plies, reason,
             " ".join("%d,%d" % s for s in stones)), flush=True)
+        if args.moves:
+            print("  moves: " + " ".join("%d,%d" % m for m in log), flush=True)
     points = 0.0
     for colour in ("black", "white"):
         w, d, l = results[colour]
