@@ -703,7 +703,7 @@ int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
     found->value_min = r->value_min;
     found->value_max = r->value_max;
     found->plies = -1;
-    found->nodes = pv.nodes;
+    found->nodes += pv.nodes;
     engine_free(game, pv.table);
     engine_free(game, block);
     return status;

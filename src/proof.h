@@ -49,7 +49,8 @@ int ttt__proof_wanted(const snapshot *snap, int all_moves);
 /*
  * The value of the snapshot's position (in progress) for the side to move,
  * and one move achieving it, into r (value, value_min, value_max, best) and
- * found (value fields, plies -1, nodes). Returns TTT_OK, TTT_E_BUDGET with
+ * found (value fields, plies -1; its nodes are added to found->nodes).
+ * Returns TTT_OK, TTT_E_BUDGET with
  * the bounds proven so far (the node budget, 0 for none, counts positions
  * evaluated), or TTT_E_NOMEM. table_bytes caps the table (0: 64 MiB). All
  * memory comes from the game's allocator and is released before it returns.

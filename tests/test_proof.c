@@ -12,8 +12,8 @@
 #include "proof.h"
 #include "ttt.h"
 
-#ifndef TTT_NO_PAIRING
-#error "this suite links the library built with TTT_NO_PAIRING: its full ttt_solve is the plain search"
+#ifndef TTT_NO_SHORTCUTS
+#error "this suite links the library built with TTT_NO_SHORTCUTS: its full ttt_solve is the plain search"
 #endif
 
 #define MAXCELLS 100
