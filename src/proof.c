@@ -19,15 +19,9 @@
 #define PROOF_DEFAULT_TABLE_BYTES ((size_t)64 << 20)
 
 typedef struct proof_entry {
-    uint64_t key;  /* 0: empty (real keys have bit 0 set) */
+    uint64_t key; /* 0: empty (real keys have bit 0 set) */
     uint64_t data;
-    uint64_t zone; /* a disproof's zone, canonical orientation */
 } proof_entry;
-
-/* Zones are cell masks: boards of up to 64 cells have them; ZONE_ALL (every
- * cell) is the zone that prunes nothing. */
-#define ZONE_ALL (~UINT64_C(0))
-#define ZONE_MAX_CELLS 64
 
 static uint64_t pack_entry(uint32_t pn, uint32_t dn, uint32_t work_log)
 {
@@ -75,13 +69,9 @@ static uint32_t pn_add(uint32_t a, uint32_t b)
 enum { NODE_OPEN, NODE_PROVEN, NODE_DISPROVEN };
 
 typedef struct child {
-    int32_t cell;  /* PASS_MOVE for the attacker's pass */
+    int32_t cell;
     uint32_t pn, dn;
-    uint64_t zone; /* once disproven: its zone */
-    int by_pass;   /* disproven by the pass's zone, not searched */
 } child;
-
-#define PASS_MOVE (-1)
 
 typedef struct prover {
     const ttt_game *game;
@@ -96,16 +86,8 @@ typedef struct prover {
     uint64_t *zobrist;     /* 2 per cell */
     int32_t *symmetric;    /* 8 x nn: each cell's image under each symmetry */
     uint64_t hash[8];      /* the position's hash under each symmetry */
-    child *children;       /* DEPTHS x (nn + 1): each depth's moves */
-    int32_t *moves;        /* (DEPTHS + 1) x (nn + 1): scratch move lists */
-    int32_t row;           /* nn + 1: a depth's row in those */
-    int32_t depths;        /* 2 nn + 2: marks and passes on a path, and more */
-    int32_t passes;        /* the attacker's passes on the current path */
-    int use_zones;         /* the board has at most ZONE_MAX_CELLS cells */
-    int pruned;            /* evaluate's: a rule cut the mover's moves */
-    uint64_t leaf_zone;    /* evaluate's: a disproof's zone */
-    uint64_t dead_zone;    /* evaluate's: the empty dead cells (one is tried) */
-    pairing_pair *pairs;   /* a pairing's pairs, one per window */
+    child *children;       /* (nn + 1) x nn: each depth's moves */
+    int32_t *moves;        /* (nn + 1) x nn: scratch move lists */
     int32_t *first_completion;  /* per cell, evaluate's scratch */
     int32_t *second_completion;
     int32_t *completions;
@@ -121,15 +103,14 @@ typedef struct prover {
     int64_t potential[2];  /* evaluate's: each player's open windows, weighted */
 } prover;
 
+static int player_at(int32_t ply)
+{
+    return (int)(ply & 1);
+}
+
 static int8_t mark_of_player(int p)
 {
     return p == 0 ? (int8_t)TTT_X : (int8_t)TTT_O;
-}
-
-/* The side to move: the parity of the marks, flipped by every pass. */
-static int mover_of(const prover *pv)
-{
-    return (int)((pv->ply + pv->passes) & 1);
 }
 
 static void place(prover *pv, int32_t cell, int p)
@@ -156,34 +137,16 @@ static void unplace(prover *pv, int32_t cell, int p)
 
 /* The canonical key: the least hash over the symmetries, with the attacker
  * mixed in (the two questions share the table) and bit 0 set. */
-static uint64_t position_key(const prover *pv, int *symmetry)
+static uint64_t position_key(const prover *pv)
 {
     uint64_t key = pv->hash[0];
-    *symmetry = 0;
     for (int s = 1; s < 8; s++) {
-        if (pv->hash[s] < key) {
+        if (pv->hash[s] < key)
             key = pv->hash[s];
-            *symmetry = s;
-        }
     }
     if (pv->attacker)
         key ^= UINT64_C(0x9e3779b97f4a7c15);
-    if (pv->passes & 1) /* the same marks with the other side to move */
-        key ^= UINT64_C(0xd1b54a32d192ed03);
     return key | 1;
-}
-
-/* A zone moved by symmetry s (cell by cell). */
-static uint64_t zone_image(const prover *pv, uint64_t zone, int s)
-{
-    if (zone == ZONE_ALL || s == 0)
-        return zone;
-    uint64_t image = 0;
-    for (int32_t cell = 0; cell < pv->nn; cell++) {
-        if (zone >> cell & 1)
-            image |= UINT64_C(1) << pv->symmetric[s * pv->nn + cell];
-    }
-    return image;
 }
 
 static proof_entry *table_find(const prover *pv, uint64_t key)
@@ -198,8 +161,7 @@ static proof_entry *table_find(const prover *pv, uint64_t key)
 
 /* Stores pn, dn; a new position replaces the cheapest entry of its bucket,
  * settled ones counting as dearest, so proofs survive. */
-static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work,
-                        uint64_t zone)
+static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work)
 {
     proof_entry *bucket = pv->table + ((key >> 8) & pv->bucket_mask) * PROOF_WAYS;
     uint32_t work_log = log2_of(work + 1);
@@ -220,7 +182,6 @@ static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint
     }
     victim->key = key;
     victim->data = pack_entry(pn, dn, work_log > 255 ? 255 : work_log);
-    victim->zone = zone;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -246,35 +207,7 @@ static int defender_pairs(prover *pv)
     int32_t open = ttt__pairing_open(&board, mark);
     if (open < 0)
         return 0;
-    int32_t count = ttt__pairing_find(&board, mark, open, pv->pair_scratch, pv->pairs);
-    if (count < 0)
-        return 0;
-    /* The paired cells: attacker marks anywhere else never fill a window
-     * (each keeps two cells of its pair), so the disproof holds with them. */
-    uint64_t zone = 0;
-    for (int32_t i = 0; i < count; i++)
-        zone |= UINT64_C(1) << pv->pairs[i].cells[0] | UINT64_C(1) << pv->pairs[i].cells[1];
-    pv->leaf_zone = pv->use_zones ? zone : ZONE_ALL;
-    return 1;
-}
-
-/* The empty cells of the attacker's open windows: attacker marks elsewhere
- * change none of them. */
-static uint64_t open_window_zone(const prover *pv)
-{
-    if (!pv->use_zones)
-        return ZONE_ALL;
-    uint64_t zone = 0;
-    for (int32_t w = 0; w < pv->windows; w++) {
-        if (pv->marks[2 * w + 1 - pv->attacker] != 0)
-            continue;
-        const int32_t *cells = pv->window_cells + (size_t)w * (size_t)pv->k;
-        for (int32_t i = 0; i < pv->k; i++) {
-            if (pv->cells[cells[i]] == TTT_EMPTY)
-                zone |= UINT64_C(1) << cells[i];
-        }
-    }
-    return zone;
+    return ttt__pairing_find(&board, mark, open, pv->pair_scratch, NULL) >= 0;
 }
 
 /* Notes a completion cell `cell` for a move at `from`: keeps the first two
@@ -304,10 +237,7 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
 {
     pv->nodes++;
     *count = 0;
-    pv->pruned = 0;
-    pv->leaf_zone = ZONE_ALL;
-    pv->dead_zone = 0;
-    const int mover = mover_of(pv), other = 1 - mover;
+    const int mover = player_at(pv->ply), other = 1 - mover;
     const int attacker = pv->attacker, defender = 1 - attacker;
     const int32_t k = pv->k;
     int32_t threat[2] = {-1, -1};
@@ -333,22 +263,16 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
         return mover == attacker ? NODE_PROVEN : NODE_DISPROVEN;
     if (threats[other] >= 2)
         return other == attacker ? NODE_PROVEN : NODE_DISPROVEN;
-    if (pv->empty == 0) {
-        pv->leaf_zone = 0;
+    if (pv->empty == 0)
         return NODE_DISPROVEN;
-    }
     int32_t attacker_moves = mover == attacker ? (pv->empty + 1) / 2 : pv->empty / 2;
-    if (need > attacker_moves) {
-        /* Attacker marks outside its open windows change none of them. */
-        pv->leaf_zone = open_window_zone(pv);
+    if (need > attacker_moves)
         return NODE_DISPROVEN;
-    }
     if (defender_pairs(pv))
         return NODE_DISPROVEN;
     if (threats[other] == 1) {
         moves[0] = threat[other];
         *count = 1;
-        pv->pruned = 1;
         return NODE_OPEN;
     }
 
@@ -403,7 +327,6 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
         }
     }
 
-    pv->pruned = doubles > 0;
     int32_t n_moves = 0;
     int dead_taken = 0;
     for (int32_t cell = 0; cell < nn; cell++) {
@@ -413,8 +336,6 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
             continue;
         if (pv->scores[cell] == 0) {
             /* In no open window: every such cell is the same move. */
-            if (pv->use_zones)
-                pv->dead_zone |= UINT64_C(1) << cell;
             if (dead_taken)
                 continue;
             dead_taken = 1;
@@ -453,7 +374,7 @@ static void first_numbers(prover *pv, int result, int32_t moves, uint32_t *pn, u
             a = POTENTIAL_CAP;
         if (d > POTENTIAL_CAP)
             d = POTENTIAL_CAP;
-        if (mover_of(pv) == pv->attacker) {
+        if (player_at(pv->ply) == pv->attacker) {
             *pn = (uint32_t)d;
             *dn = (uint32_t)(moves * a);
         } else {
@@ -474,137 +395,50 @@ static uint32_t next_threshold(uint32_t limit, uint32_t second)
     return t < limit ? (uint32_t)t : limit;
 }
 
-/* Places (or for PASS_MOVE, passes) the mover's move. */
-static void play_move(prover *pv, int32_t cell, int mover)
-{
-    if (cell == PASS_MOVE)
-        pv->passes++;
-    else
-        place(pv, cell, mover);
-}
-
-static void undo_move(prover *pv, int32_t cell, int mover)
-{
-    if (cell == PASS_MOVE)
-        pv->passes--;
-    else
-        unplace(pv, cell, mover);
-}
-
-static uint64_t cell_bit(int32_t cell)
-{
-    return cell == PASS_MOVE ? 0 : UINT64_C(1) << cell;
-}
-
-/*
- * The zone of a disproven node: a set of cells such that the attacker
- * still cannot win with any extra marks of its own outside it (so an
- * attacker's move outside the zone of its pass is refuted like the pass).
- * AND node: the refuting child's zone and its cell. OR node: every child's
- * zone and cell, the pass's zone covering the moves it refuted; every cell
- * if a rule cut the moves (extra marks could bring back the cut ones).
- */
-static uint64_t disproof_zone(const prover *pv, const child *ch, int32_t count, int or_node,
-                              int32_t refuting, int pruned, uint64_t dead)
-{
-    if (!pv->use_zones)
-        return ZONE_ALL;
-    if (!or_node)
-        return ch[refuting].zone | cell_bit(ch[refuting].cell);
-    if (pruned)
-        return ZONE_ALL;
-    /* The dead cells not tried are answered like the one tried, which
-     * needs them all free of extra marks. */
-    uint64_t zone = dead;
-    for (int32_t i = 0; i < count; i++) {
-        if (!ch[i].by_pass)
-            zone |= ch[i].zone | cell_bit(ch[i].cell);
-    }
-    return zone;
-}
-
 /*
  * Multiple iterative deepening (Nagai): searches the node below the board's
  * current position until its proof number reaches thpn or its disproof
  * number thdn, or it is settled, or the budget runs out; stores and returns
- * its numbers (and if disproven, its zone).
- *
- * The attacker may pass (when no rule cut its moves): a win after a pass
- * is a win (an extra mark never hurts), and once the pass is disproven,
- * moves outside its zone are disproven with it (Hsu et al. 2020).
+ * its numbers.
  */
 static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
-                   uint32_t *out_pn, uint32_t *out_dn, uint64_t *out_zone)
+                   uint32_t *out_pn, uint32_t *out_dn)
 {
-    const int32_t row = pv->row;
-    child *ch = pv->children + (size_t)depth * (size_t)row;
-    int32_t *moves = pv->moves + (size_t)depth * (size_t)row;
-    int32_t *scratch = pv->moves + (size_t)(depth + 1) * (size_t)row;
-    int symmetry;
-    uint64_t key = position_key(pv, &symmetry);
+    const int32_t nn = pv->nn;
+    child *ch = pv->children + (size_t)depth * (size_t)nn;
+    int32_t *moves = pv->moves + (size_t)depth * (size_t)nn;
+    int32_t *scratch = pv->moves + (size_t)(depth + 1) * (size_t)nn;
+    uint64_t key = position_key(pv);
     uint64_t start = pv->nodes;
     int32_t count;
     int result = evaluate(pv, moves, &count);
-    *out_zone = ZONE_ALL;
-    if (result == NODE_OPEN && depth >= pv->depths - 1) {
-        /* Deeper than a game can go (a pass is always followed by a mark):
-         * never reached, but stop rather than overrun the lists. */
-        pv->stopped = 1;
-        *out_pn = *out_dn = 1;
+    if (result != NODE_OPEN || depth >= nn) {
+        first_numbers(pv, result == NODE_OPEN ? NODE_DISPROVEN : result, 0, out_pn, out_dn);
+        table_store(pv, key, *out_pn, *out_dn, 1);
         return;
     }
-    if (result != NODE_OPEN) {
-        first_numbers(pv, result, 0, out_pn, out_dn);
-        if (result == NODE_DISPROVEN)
-            *out_zone = pv->leaf_zone;
-        table_store(pv, key, *out_pn, *out_dn, 1, zone_image(pv, *out_zone, symmetry));
-        return;
-    }
-    const int pruned = pv->pruned;
-    const uint64_t dead = pv->dead_zone;
-    const int mover = mover_of(pv);
+    const int mover = player_at(pv->ply);
     const int or_node = mover == pv->attacker;
-    if (or_node && !pruned && pv->use_zones)
-        moves[count++] = PASS_MOVE;
     for (int32_t i = 0; i < count; i++) {
         ch[i].cell = moves[i];
-        ch[i].zone = ZONE_ALL;
-        ch[i].by_pass = 0;
-        play_move(pv, moves[i], mover);
-        int child_symmetry;
-        const proof_entry *e = table_find(pv, position_key(pv, &child_symmetry));
+        place(pv, moves[i], mover);
+        const proof_entry *e = table_find(pv, position_key(pv));
         if (e) {
             ch[i].pn = entry_pn(e->data);
             ch[i].dn = entry_dn(e->data);
-            if (ch[i].dn == 0)
-                ch[i].zone = zone_image(pv, e->zone, inverse_symmetry[child_symmetry]);
         } else {
             int32_t child_moves;
             int child_result = evaluate(pv, scratch, &child_moves);
             first_numbers(pv, child_result, child_moves, &ch[i].pn, &ch[i].dn);
-            if (child_result == NODE_DISPROVEN)
-                ch[i].zone = pv->leaf_zone;
         }
-        undo_move(pv, moves[i], mover);
+        unplace(pv, moves[i], mover);
     }
 
     uint32_t pn = 0, dn = 0;
-    int32_t best = 0;
     for (;;) {
-        /* A disproven pass refutes every move outside its zone. */
-        if (or_node && count > 0 && ch[count - 1].cell == PASS_MOVE && ch[count - 1].dn == 0) {
-            uint64_t pass_zone = ch[count - 1].zone;
-            for (int32_t i = 0; i < count - 1; i++) {
-                if (ch[i].dn != 0 && !(pass_zone >> ch[i].cell & 1)) {
-                    ch[i].pn = PN_INF;
-                    ch[i].dn = 0;
-                    ch[i].by_pass = 1;
-                }
-            }
-        }
         /* This node's numbers and its best child. */
+        int32_t best = 0;
         uint32_t second = PN_INF;
-        best = 0;
         if (or_node) {
             pn = PN_INF;
             dn = 0;
@@ -652,14 +486,11 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
             child_thpn = PN_INF;
         if (child_thdn > PN_INF)
             child_thdn = PN_INF;
-        play_move(pv, ch[best].cell, mover);
-        search(pv, depth + 1, child_thpn, child_thdn, &ch[best].pn, &ch[best].dn,
-               &ch[best].zone);
-        undo_move(pv, ch[best].cell, mover);
+        place(pv, ch[best].cell, mover);
+        search(pv, depth + 1, child_thpn, child_thdn, &ch[best].pn, &ch[best].dn);
+        unplace(pv, ch[best].cell, mover);
     }
-    if (dn == 0)
-        *out_zone = disproof_zone(pv, ch, count, or_node, best, pruned, dead);
-    table_store(pv, key, pn, dn, pv->nodes - start, zone_image(pv, *out_zone, symmetry));
+    table_store(pv, key, pn, dn, pv->nodes - start);
     *out_pn = pn;
     *out_dn = dn;
 }
@@ -684,7 +515,7 @@ static int32_t settled_root_move(const prover *pv)
     for (int32_t cell = 0; cell < pv->nn; cell++) {
         if (pv->cells[cell] != TTT_EMPTY)
             continue;
-        if (completes(pv, cell, mover_of(pv)))
+        if (completes(pv, cell, player_at(pv->ply)))
             return cell;
         if (first < 0)
             first = cell;
@@ -701,8 +532,7 @@ static int prove(prover *pv, int attacker)
     pv->attacker = attacker;
     pv->root_best = -1;
     uint32_t pn, dn;
-    uint64_t zone;
-    search(pv, 0, PN_INF, PN_INF, &pn, &dn, &zone);
+    search(pv, 0, PN_INF, PN_INF, &pn, &dn);
     if (pn == 0)
         return 1;
     if (dn == 0)
@@ -746,8 +576,8 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     pv->marks = carve(c, 2 * (size_t)pv->windows, 1);
     pv->zobrist = carve(c, 2 * nn, sizeof(uint64_t));
     pv->symmetric = carve(c, 8 * nn, sizeof(int32_t));
-    pv->children = carve(c, (size_t)pv->depths * (nn + 1), sizeof(child));
-    pv->moves = carve(c, ((size_t)pv->depths + 1) * (nn + 1), sizeof(int32_t));
+    pv->children = carve(c, (nn + 1) * nn, sizeof(child));
+    pv->moves = carve(c, (nn + 2) * nn, sizeof(int32_t));
     pv->first_completion = carve(c, nn, sizeof(int32_t));
     pv->second_completion = carve(c, nn, sizeof(int32_t));
     pv->completions = carve(c, nn, sizeof(int32_t));
@@ -755,7 +585,6 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     pv->scores = carve(c, nn, sizeof(int32_t));
     pv->own_threat = carve(c, nn, 1);
     pv->pair_scratch = carve(c, pair_bytes, 1);
-    pv->pairs = carve(c, (size_t)pv->windows, sizeof(pairing_pair));
 }
 
 /* Lays out the windows and the cells' lists of them. */
@@ -819,9 +648,6 @@ int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
     pv.nn = snap->nn;
     pv.windows = count_windows(snap->n, snap->k);
     pv.budget = budget ? budget : UINT64_MAX;
-    pv.row = pv.nn + 1;
-    pv.depths = 2 * pv.nn + 2;
-    pv.use_zones = pv.nn <= ZONE_MAX_CELLS;
     size_t pair_bytes = ttt__pairing_scratch_bytes((size_t)pv.windows, (size_t)pv.nn);
     carver sizes = {NULL, 0, 0};
     carve_prover(&sizes, &pv, pair_bytes);
@@ -863,7 +689,7 @@ int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
     pv.ply = snap->ply;
     pv.empty = snap->nn - snap->ply;
 
-    const int mover = mover_of(&pv);
+    const int mover = player_at(pv.ply);
     r->value_min = TTT_VALUE_LOSS;
     r->value_max = TTT_VALUE_WIN;
     r->plies = -1;
