@@ -659,7 +659,8 @@ typedef struct ttt_solution {
  * there: (6,6,4) is a win in about 10,000 positions): the value is the
  * same, but nodes counts its positions, the move in best may be another
  * move of the same value, and the table holds its proof numbers under
- * the same cap. Full solves and smaller boards are unchanged.
+ * the same cap, keyed by 64-bit hashes on every board. Full solves and
+ * smaller boards are unchanged.
  *
  * node_budget caps the positions searched (0: no cap). If it runs out, the
  * call returns TTT_E_BUDGET having written what it knows: value_min and
