@@ -731,6 +731,15 @@ typedef struct ttt_solution {
  * pruning; the plies and the optimal moves come from a second pass, which
  * costs more and is skipped with TTT_SOLVE_VALUE_ONLY.
  *
+ * Since 1.3, a TTT_SOLVE_VALUE_ONLY solve of a board of 26 to 100 cells
+ * with K >= 4 under normal rules (not misère, no ply limit) takes a
+ * depth-first proof-number search instead of alpha-beta (much faster
+ * there: (6,6,4) is a win in about 10,000 positions): the value is the
+ * same, but nodes counts its positions, the move in best may be another
+ * move of the same value, and the table holds its proof numbers under
+ * the same cap, keyed by 64-bit hashes on every board. Full solves and
+ * smaller boards are unchanged.
+ *
  * node_budget caps the positions searched (0: no cap). If it runs out, the
  * call returns TTT_E_BUDGET having written what it knows: value_min and
  * value_max bound the value (value = value_min), plies is -1 and best holds

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "pairing.h"
+#include "proof.h"
 #include "solver.h"
 #include "threat.h"
 
@@ -305,6 +306,11 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
         if (shortcut != 0)
             return shortcut > 0 ? TTT_OK : shortcut;
     }
+#endif
+#ifndef TTT_NO_PROOF
+    /* Issue 16: df-pn settles the value on the larger boards. */
+    if (ttt__proof_wanted(snap, all_moves))
+        return ttt__proof_solve(game, snap, budget, table_bytes, r, found);
 #endif
     solver s;
     search_memory memory = {game, NULL};

@@ -387,19 +387,75 @@ int bench_pairing(FILE *out)
 }
 
 /* ------------------------------------------------------------------------ */
+/* proof                                                                     */
+
+/* The issue 16 goal boards, each settled by the proof-number search (a
+ * value-only ttt_solve on a board above 25 cells) within 60 s on one core.
+ * A budget (0: none) keeps an unsettled board from running forever; such a
+ * board prints "budget" with the bounds proven and counts as a miss. */
+int bench_proof(FILE *out, uint64_t budget, size_t table_bytes)
+{
+    static const solve_goal goals[] = {
+        {6, 4, TTT_VALUE_WIN, "under 60 s"},
+        {6, 5, TTT_VALUE_DRAW, "under 60 s"},
+        {7, 5, TTT_VALUE_DRAW, "under 60 s (published: 2.5 s)"},
+    };
+    fprintf(out, "proof: value-only ttt_solve from the empty board (df-pn), budget %llu nodes, "
+                 "table %zu MiB\n",
+            (unsigned long long)budget, (table_bytes ? table_bytes : (size_t)64 << 20) >> 20);
+    fprintf(out, "%-9s %-7s %-10s %12s %10s %10s %10s   %s\n", "game", "value", "bounds",
+            "nodes", "wall_s", "cpu_s", "peak_MiB", "goal");
+    int ok = 1;
+    for (size_t i = 0; i < sizeof goals / sizeof goals[0]; i++) {
+        const solve_goal *goal = &goals[i];
+        counting count = {0, 0};
+        ttt_game *game = counted_game(goal->n, goal->k, &count);
+        size_t game_bytes = count.live;
+        count.peak = count.live;
+        ttt_solution solution;
+        memset(&solution, 0, sizeof solution);
+        solution.size = sizeof solution;
+        double start = seconds_now(), cpu_start = cpu_seconds_now();
+        int status = ttt_solve(game, budget, table_bytes, TTT_SOLVE_VALUE_ONLY, &solution,
+                               NULL, 0, NULL);
+        double wall = seconds_now() - start, cpu = cpu_seconds_now() - cpu_start;
+        ttt_game_free(game);
+        char board[16], bounds[24];
+        snprintf(board, sizeof board, "(%d,%d,%d)", goal->n, goal->n, goal->k);
+        snprintf(bounds, sizeof bounds, "[%s,%s]", value_name(solution.value_min),
+                 value_name(solution.value_max));
+        if (status != TTT_OK && status != TTT_E_BUDGET) {
+            fprintf(out, "%-9s %s\n", board, ttt_strerror(status));
+            ok = 0;
+            continue;
+        }
+        fprintf(out, "%-9s %-7s %-10s %12llu %10.2f %10.2f %10.1f   %s\n", board,
+                status == TTT_OK ? value_name(solution.value) : "budget", bounds,
+                (unsigned long long)solution.nodes, wall, cpu,
+                (double)(count.peak - game_bytes) / 1048576.0, goal->goal);
+        ok &= status == TTT_OK && solution.value == goal->expect && cpu < 60.0;
+    }
+    return ok;
+}
+
+/* ------------------------------------------------------------------------ */
 /* main                                                                      */
 
 #ifndef TTT_BENCH_SOLVE_NO_MAIN
 static void usage(void)
 {
     fputs("usage: ttt-bench-solve [--quick] [solve] [perft] [match] [bounds] [pairing]\n"
-          "         [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
+          "         [proof] [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
+          "         [--table-mib M]\n"
           "  solve   the exact solver on (3,3,3), (4,4,4), (4,4,3), (5,5,4)\n"
           "  perft   whole-game counts of 3x3 and 4x4\n"
           "  match   strong against random (7x7 K=4, 15x15 K=5) and perfect (3x3)\n"
           "  bounds  one strong move and one budget-1 solve, 3x3 to 1024x1024\n"
           "  pairing (n,n,n) draws by pairing strategies, n = 5 .. 16 (run\n"
           "          only when named)\n"
+          "  proof   (6,6,4), (6,6,5), (7,7,5) by the proof-number search, value\n"
+          "          only (run only when named; --solve-budget defaults to\n"
+          "          50000000 nodes here, --table-mib to 64)\n"
           "  with no benchmark named, all four run. --quick: small boards,\n"
           "  20 games. Defaults: --games 1000 --seed 1 --budget 20000.\n"
           "  Exit status 1 if a result misses its goal value or win rate.\n",
@@ -409,7 +465,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
     int quick = 0, run_solve = 0, run_perft = 0, run_match = 0, run_bounds = 0;
-    int run_pairing = 0;
+    int run_pairing = 0, run_proof = 0;
+    size_t table_mib = 0;
     int games = 1000;
     uint64_t seed = 1, budget = 20000, solve_budget = 0;
     for (int i = 1; i < argc; i++) {
@@ -426,6 +483,10 @@ int main(int argc, char **argv)
             run_bounds = 1;
         } else if (strcmp(arg, "pairing") == 0) {
             run_pairing = 1;
+        } else if (strcmp(arg, "proof") == 0) {
+            run_proof = 1;
+        } else if (i + 1 < argc && strcmp(arg, "--table-mib") == 0) {
+            table_mib = (size_t)strtoull(argv[++i], NULL, 10);
         } else if (i + 1 < argc && strcmp(arg, "--games") == 0) {
             games = atoi(argv[++i]);
         } else if (i + 1 < argc && strcmp(arg, "--seed") == 0) {
@@ -439,7 +500,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!run_solve && !run_perft && !run_match && !run_bounds && !run_pairing)
+    if (!run_solve && !run_perft && !run_match && !run_bounds && !run_pairing && !run_proof)
         run_solve = run_perft = run_match = run_bounds = 1;
     if (quick && games > 20)
         games = 20;
@@ -457,6 +518,8 @@ int main(int argc, char **argv)
         ok &= bench_bounds(stdout);
     if (run_pairing)
         ok &= bench_pairing(stdout);
+    if (run_proof)
+        ok &= bench_proof(stdout, solve_budget ? solve_budget : 50000000, table_mib << 20);
     return ok ? 0 : 1;
 }
 #endif

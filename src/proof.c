@@ -1,0 +1,731 @@
+/* proof.c - depth-first proof-number search (df-pn) with threat-based move zones and pairing disproofs, on a board of its own. */
+#include <string.h>
+
+#include "pairing.h"
+#include "proof.h"
+
+/* ------------------------------------------------------------------------ */
+/* Proof numbers and the table                                               */
+
+/* Proof and disproof numbers live in 28 bits so that an entry packs them
+ * with the log2 of its work into 64. PN_INF marks a settled side. */
+/* The starting numbers grow by one for every POTENTIAL_STEP of a side's
+ * weighted open windows, up to POTENTIAL_CAP times: (6,6,5) takes 0.84M
+ * positions with them against 1.46M with mobility alone. */
+#define POTENTIAL_STEP 32
+#define POTENTIAL_CAP 64
+#define PN_INF ((UINT32_C(1) << 28) - 1)
+#define PROOF_WAYS 4
+#define PROOF_DEFAULT_TABLE_BYTES ((size_t)64 << 20)
+
+typedef struct proof_entry {
+    uint64_t key; /* 0: empty (real keys have bit 0 set) */
+    uint64_t data;
+} proof_entry;
+
+static uint64_t pack_entry(uint32_t pn, uint32_t dn, uint32_t work_log)
+{
+    return (uint64_t)pn | (uint64_t)dn << 28 | (uint64_t)work_log << 56;
+}
+
+static uint32_t entry_pn(uint64_t data)
+{
+    return (uint32_t)(data & PN_INF);
+}
+
+static uint32_t entry_dn(uint64_t data)
+{
+    return (uint32_t)(data >> 28 & PN_INF);
+}
+
+static uint32_t entry_work(uint64_t data)
+{
+    return (uint32_t)(data >> 56);
+}
+
+static uint32_t log2_of(uint64_t x)
+{
+    uint32_t log = 0;
+    while (x > 1) {
+        x >>= 1;
+        log++;
+    }
+    return log;
+}
+
+/* Saturating sum of proof numbers: INF stays INF, everything else stops
+ * just below it. */
+static uint32_t pn_add(uint32_t a, uint32_t b)
+{
+    if (a >= PN_INF || b >= PN_INF)
+        return PN_INF;
+    uint32_t sum = a + b;
+    return sum >= PN_INF ? PN_INF - 1 : sum;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The prover                                                                */
+
+enum { NODE_OPEN, NODE_PROVEN, NODE_DISPROVEN };
+
+typedef struct child {
+    int32_t cell;
+    uint32_t pn, dn;
+} child;
+
+typedef struct prover {
+    const ttt_game *game;
+    int32_t n, k, nn, windows;
+    int32_t ply, empty;
+    int attacker;          /* player index (0: X, 1: O) trying to win */
+    int8_t *cells;         /* TTT_X, TTT_O or TTT_EMPTY */
+    int32_t *window_cells; /* k per window */
+    int32_t *cell_first;   /* nn + 1: each cell's windows in cell_windows */
+    int32_t *cell_windows;
+    uint8_t *marks;        /* 2 per window: each player's marks in it */
+    uint64_t *zobrist;     /* 2 per cell */
+    int32_t *symmetric;    /* 8 x nn: each cell's image under each symmetry */
+    uint64_t hash[8];      /* the position's hash under each symmetry */
+    child *children;       /* (nn + 1) x nn: each depth's moves */
+    int32_t *moves;        /* (nn + 1) x nn: scratch move lists */
+    int32_t *first_completion;  /* per cell, evaluate's scratch */
+    int32_t *second_completion;
+    int32_t *completions;
+    int32_t *stops;
+    int32_t *scores;
+    uint8_t *own_threat;
+    void *pair_scratch;
+    proof_entry *table;
+    size_t bucket_mask;
+    uint64_t nodes, budget;
+    int stopped;
+    int32_t root_best;     /* the root's chosen move after a search */
+    int64_t potential[2];  /* evaluate's: each player's open windows, weighted */
+} prover;
+
+static int player_at(int32_t ply)
+{
+    return (int)(ply & 1);
+}
+
+static int8_t mark_of_player(int p)
+{
+    return p == 0 ? (int8_t)TTT_X : (int8_t)TTT_O;
+}
+
+static void place(prover *pv, int32_t cell, int p)
+{
+    pv->cells[cell] = mark_of_player(p);
+    for (int32_t i = pv->cell_first[cell]; i < pv->cell_first[cell + 1]; i++)
+        pv->marks[2 * pv->cell_windows[i] + p]++;
+    for (int s = 0; s < 8; s++)
+        pv->hash[s] ^= pv->zobrist[2 * pv->symmetric[s * pv->nn + cell] + p];
+    pv->ply++;
+    pv->empty--;
+}
+
+static void unplace(prover *pv, int32_t cell, int p)
+{
+    pv->cells[cell] = TTT_EMPTY;
+    for (int32_t i = pv->cell_first[cell]; i < pv->cell_first[cell + 1]; i++)
+        pv->marks[2 * pv->cell_windows[i] + p]--;
+    for (int s = 0; s < 8; s++)
+        pv->hash[s] ^= pv->zobrist[2 * pv->symmetric[s * pv->nn + cell] + p];
+    pv->ply--;
+    pv->empty++;
+}
+
+/* The canonical key: the least hash over the symmetries, with the attacker
+ * mixed in (the two questions share the table) and bit 0 set. */
+static uint64_t position_key(const prover *pv)
+{
+    uint64_t key = pv->hash[0];
+    for (int s = 1; s < 8; s++) {
+        if (pv->hash[s] < key)
+            key = pv->hash[s];
+    }
+    if (pv->attacker)
+        key ^= UINT64_C(0x9e3779b97f4a7c15);
+    return key | 1;
+}
+
+static proof_entry *table_find(const prover *pv, uint64_t key)
+{
+    proof_entry *bucket = pv->table + ((key >> 8) & pv->bucket_mask) * PROOF_WAYS;
+    for (int i = 0; i < PROOF_WAYS; i++) {
+        if (bucket[i].key == key)
+            return &bucket[i];
+    }
+    return NULL;
+}
+
+/* Stores pn, dn; a new position replaces the cheapest entry of its bucket,
+ * settled ones counting as dearest, so proofs survive. */
+static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work)
+{
+    proof_entry *bucket = pv->table + ((key >> 8) & pv->bucket_mask) * PROOF_WAYS;
+    uint32_t work_log = log2_of(work + 1);
+    if (pn == 0 || dn == 0)
+        work_log += 32; /* settled: kept over any open entry */
+    proof_entry *victim = NULL;
+    uint32_t cheapest = UINT32_MAX;
+    for (int i = 0; i < PROOF_WAYS; i++) {
+        if (bucket[i].key == key || bucket[i].key == 0) {
+            victim = &bucket[i];
+            break;
+        }
+        uint32_t w = entry_work(bucket[i].data);
+        if (w < cheapest) {
+            cheapest = w;
+            victim = &bucket[i];
+        }
+    }
+    victim->key = key;
+    victim->data = pack_entry(pn, dn, work_log > 255 ? 255 : work_log);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Node evaluation                                                           */
+
+/* The empty cell of window w other than skip (-1: any). */
+static int32_t window_empty(const prover *pv, int32_t w, int32_t skip)
+{
+    const int32_t *cells = pv->window_cells + (size_t)w * (size_t)pv->k;
+    for (int32_t i = 0; i < pv->k; i++) {
+        if (pv->cells[cells[i]] == TTT_EMPTY && cells[i] != skip)
+            return cells[i];
+    }
+    return -1;
+}
+
+/* Whether the defender has a pairing against every window the attacker
+ * could still complete: then the attacker never wins. */
+static int defender_pairs(prover *pv)
+{
+    pairing_board board = {pv->n, pv->n, pv->k, pv->cells};
+    int mark = mark_of_player(pv->attacker);
+    int32_t open = ttt__pairing_open(&board, mark);
+    if (open < 0)
+        return 0;
+    return ttt__pairing_find(&board, mark, open, pv->pair_scratch, NULL) >= 0;
+}
+
+/* Notes a completion cell `cell` for a move at `from`: keeps the first two
+ * distinct ones and their number (capped at 3). */
+static void note_completion(prover *pv, int32_t from, int32_t cell)
+{
+    if (pv->completions[from] == 0) {
+        pv->first_completion[from] = cell;
+        pv->completions[from] = 1;
+    } else if (pv->completions[from] == 1) {
+        if (pv->first_completion[from] != cell) {
+            pv->second_completion[from] = cell;
+            pv->completions[from] = 2;
+        }
+    } else if (pv->completions[from] == 2) {
+        if (pv->first_completion[from] != cell && pv->second_completion[from] != cell)
+            pv->completions[from] = 3;
+    }
+}
+
+/*
+ * Settles the node or lists its moves (best first) into moves, their number
+ * into *count. Counts one node against the budget. See proof.h for the
+ * rules; each pruning keeps only moves that do not lose by force.
+ */
+static int evaluate(prover *pv, int32_t *moves, int32_t *count)
+{
+    pv->nodes++;
+    *count = 0;
+    const int mover = player_at(pv->ply), other = 1 - mover;
+    const int attacker = pv->attacker, defender = 1 - attacker;
+    const int32_t k = pv->k;
+    int32_t threat[2] = {-1, -1};
+    int threats[2] = {0, 0};
+    int32_t need = k + 1; /* fewest marks the attacker lacks in an open window */
+    for (int32_t w = 0; w < pv->windows; w++) {
+        const uint8_t *m = pv->marks + 2 * w;
+        for (int p = 0; p < 2; p++) {
+            if (m[1 - p] != 0 || m[p] != k - 1 || threats[p] >= 2)
+                continue;
+            int32_t cell = window_empty(pv, w, -1);
+            if (threats[p] == 0) {
+                threat[p] = cell;
+                threats[p] = 1;
+            } else if (cell != threat[p]) {
+                threats[p] = 2;
+            }
+        }
+        if (m[defender] == 0 && k - m[attacker] < need)
+            need = k - m[attacker];
+    }
+    if (threats[mover] > 0)
+        return mover == attacker ? NODE_PROVEN : NODE_DISPROVEN;
+    if (threats[other] >= 2)
+        return other == attacker ? NODE_PROVEN : NODE_DISPROVEN;
+    if (pv->empty == 0)
+        return NODE_DISPROVEN;
+    int32_t attacker_moves = mover == attacker ? (pv->empty + 1) / 2 : pv->empty / 2;
+    if (need > attacker_moves)
+        return NODE_DISPROVEN;
+    if (defender_pairs(pv))
+        return NODE_DISPROVEN;
+    if (threats[other] == 1) {
+        moves[0] = threat[other];
+        *count = 1;
+        return NODE_OPEN;
+    }
+
+    /* The other side's double-threat moves and the mover's threat moves. */
+    const int32_t nn = pv->nn;
+    for (int32_t cell = 0; cell < nn; cell++) {
+        pv->completions[cell] = 0;
+        pv->stops[cell] = 0;
+        pv->own_threat[cell] = 0;
+        pv->scores[cell] = 0;
+    }
+    static const int32_t weight[8] = {1, 4, 16, 64, 256, 1024, 4096, 16384};
+    pv->potential[0] = pv->potential[1] = 0;
+    for (int32_t w = 0; w < pv->windows; w++) {
+        const uint8_t *m = pv->marks + 2 * w;
+        for (int p = 0; p < 2; p++) {
+            if (m[1 - p] == 0)
+                pv->potential[p] += weight[m[p] < 8 ? m[p] : 7];
+        }
+        if (m[mover] == 0 || m[other] == 0) {
+            const int32_t *cells = pv->window_cells + (size_t)w * (size_t)k;
+            int32_t score = m[mover] == 0 ? weight[m[other] < 8 ? m[other] : 7]
+                                          : weight[m[mover] < 8 ? m[mover] : 7];
+            for (int32_t i = 0; i < k; i++)
+                pv->scores[cells[i]] += score;
+        }
+        if (k < 3 || m[mover] + m[other] != k - 2)
+            continue;
+        if (m[mover] == 0) {
+            int32_t a = window_empty(pv, w, -1);
+            int32_t b = window_empty(pv, w, a);
+            note_completion(pv, a, b);
+            note_completion(pv, b, a);
+        } else if (m[other] == 0) {
+            int32_t a = window_empty(pv, w, -1);
+            int32_t b = window_empty(pv, w, a);
+            pv->own_threat[a] = 1;
+            pv->own_threat[b] = 1;
+        }
+    }
+    int32_t doubles = 0;
+    for (int32_t cell = 0; cell < nn; cell++) {
+        if (pv->completions[cell] < 2 || pv->cells[cell] != TTT_EMPTY)
+            continue;
+        /* Stopped by taking the cell, or, with exactly two completion
+         * cells, by taking either of them. */
+        doubles++;
+        pv->stops[cell]++;
+        if (pv->completions[cell] == 2) {
+            pv->stops[pv->first_completion[cell]]++;
+            pv->stops[pv->second_completion[cell]]++;
+        }
+    }
+
+    int32_t n_moves = 0;
+    int dead_taken = 0;
+    for (int32_t cell = 0; cell < nn; cell++) {
+        if (pv->cells[cell] != TTT_EMPTY)
+            continue;
+        if (doubles > 0 && pv->stops[cell] < doubles && !pv->own_threat[cell])
+            continue;
+        if (pv->scores[cell] == 0) {
+            /* In no open window: every such cell is the same move. */
+            if (dead_taken)
+                continue;
+            dead_taken = 1;
+        }
+        /* Insertion by score, best first; ties keep cell order. */
+        int32_t at = n_moves++;
+        while (at > 0 && pv->scores[moves[at - 1]] < pv->scores[cell]) {
+            moves[at] = moves[at - 1];
+            at--;
+        }
+        moves[at] = cell;
+    }
+    if (n_moves == 0)
+        return other == attacker ? NODE_PROVEN : NODE_DISPROVEN;
+    *count = n_moves;
+    return NODE_OPEN;
+}
+
+/* The starting numbers of a node met for the first time: settled, or by
+ * its mobility (an OR node is as hard to disprove as it has moves, an AND
+ * node as hard to prove), each scaled by the other side's strength: the
+ * more open windows the attacker has, the harder a disproof, and the more
+ * the defender has, the harder a proof. */
+static void first_numbers(prover *pv, int result, int32_t moves, uint32_t *pn, uint32_t *dn)
+{
+    if (result == NODE_PROVEN) {
+        *pn = 0;
+        *dn = PN_INF;
+    } else if (result == NODE_DISPROVEN) {
+        *pn = PN_INF;
+        *dn = 0;
+    } else {
+        int64_t a = 1 + pv->potential[pv->attacker] / POTENTIAL_STEP;
+        int64_t d = 1 + pv->potential[1 - pv->attacker] / POTENTIAL_STEP;
+        if (a > POTENTIAL_CAP)
+            a = POTENTIAL_CAP;
+        if (d > POTENTIAL_CAP)
+            d = POTENTIAL_CAP;
+        if (player_at(pv->ply) == pv->attacker) {
+            *pn = (uint32_t)d;
+            *dn = (uint32_t)(moves * a);
+        } else {
+            *pn = (uint32_t)(moves * d);
+            *dn = (uint32_t)a;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* df-pn                                                                     */
+
+/* Threshold for the best child from the second best: 1 + epsilon (1/4)
+ * keeps the search from switching between siblings too often. */
+static uint32_t next_threshold(uint32_t limit, uint32_t second)
+{
+    uint64_t t = (uint64_t)second + second / 4 + 1;
+    return t < limit ? (uint32_t)t : limit;
+}
+
+/*
+ * Multiple iterative deepening (Nagai): searches the node below the board's
+ * current position until its proof number reaches thpn or its disproof
+ * number thdn, or it is settled, or the budget runs out; stores and returns
+ * its numbers.
+ */
+static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
+                   uint32_t *out_pn, uint32_t *out_dn)
+{
+    const int32_t nn = pv->nn;
+    child *ch = pv->children + (size_t)depth * (size_t)nn;
+    int32_t *moves = pv->moves + (size_t)depth * (size_t)nn;
+    int32_t *scratch = pv->moves + (size_t)(depth + 1) * (size_t)nn;
+    uint64_t key = position_key(pv);
+    uint64_t start = pv->nodes;
+    int32_t count;
+    int result = evaluate(pv, moves, &count);
+    if (result != NODE_OPEN || depth >= nn) {
+        first_numbers(pv, result == NODE_OPEN ? NODE_DISPROVEN : result, 0, out_pn, out_dn);
+        table_store(pv, key, *out_pn, *out_dn, 1);
+        return;
+    }
+    const int mover = player_at(pv->ply);
+    const int or_node = mover == pv->attacker;
+    for (int32_t i = 0; i < count; i++) {
+        ch[i].cell = moves[i];
+        place(pv, moves[i], mover);
+        const proof_entry *e = table_find(pv, position_key(pv));
+        if (e) {
+            ch[i].pn = entry_pn(e->data);
+            ch[i].dn = entry_dn(e->data);
+        } else {
+            int32_t child_moves;
+            int child_result = evaluate(pv, scratch, &child_moves);
+            first_numbers(pv, child_result, child_moves, &ch[i].pn, &ch[i].dn);
+        }
+        unplace(pv, moves[i], mover);
+    }
+
+    uint32_t pn = 0, dn = 0;
+    for (;;) {
+        /* This node's numbers and its best child. */
+        int32_t best = 0;
+        uint32_t second = PN_INF;
+        if (or_node) {
+            pn = PN_INF;
+            dn = 0;
+            for (int32_t i = 0; i < count; i++) {
+                dn = pn_add(dn, ch[i].dn);
+                if (ch[i].pn < pn) {
+                    second = pn;
+                    pn = ch[i].pn;
+                    best = i;
+                } else if (ch[i].pn < second) {
+                    second = ch[i].pn;
+                }
+            }
+        } else {
+            pn = 0;
+            dn = PN_INF;
+            for (int32_t i = 0; i < count; i++) {
+                pn = pn_add(pn, ch[i].pn);
+                if (ch[i].dn < dn) {
+                    second = dn;
+                    dn = ch[i].dn;
+                    best = i;
+                } else if (ch[i].dn < second) {
+                    second = ch[i].dn;
+                }
+            }
+        }
+        if (depth == 0)
+            pv->root_best = ch[best].cell;
+        if (pn >= thpn || dn >= thdn || pn == 0 || dn == 0 || pv->stopped)
+            break;
+        if (pv->nodes >= pv->budget) {
+            pv->stopped = 1;
+            break;
+        }
+        uint32_t child_thpn, child_thdn;
+        if (or_node) {
+            child_thpn = next_threshold(thpn, second);
+            child_thdn = thdn - dn + ch[best].dn;
+        } else {
+            child_thdn = next_threshold(thdn, second);
+            child_thpn = thpn - pn + ch[best].pn;
+        }
+        if (child_thpn > PN_INF)
+            child_thpn = PN_INF;
+        if (child_thdn > PN_INF)
+            child_thdn = PN_INF;
+        place(pv, ch[best].cell, mover);
+        search(pv, depth + 1, child_thpn, child_thdn, &ch[best].pn, &ch[best].dn);
+        unplace(pv, ch[best].cell, mover);
+    }
+    table_store(pv, key, pn, dn, pv->nodes - start);
+    *out_pn = pn;
+    *out_dn = dn;
+}
+
+/* Whether p's mark at cell would complete a window. */
+static int completes(const prover *pv, int32_t cell, int p)
+{
+    for (int32_t i = pv->cell_first[cell]; i < pv->cell_first[cell + 1]; i++) {
+        const uint8_t *m = pv->marks + 2 * pv->cell_windows[i];
+        if (m[p] == pv->k - 1 && m[1 - p] == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* A move for a root the rules settled before any move: the winning cell
+ * if the mover completes a window, else the first empty cell (any move
+ * keeps a draw proven before any move, and a loss is a loss). */
+static int32_t settled_root_move(const prover *pv)
+{
+    int32_t first = -1;
+    for (int32_t cell = 0; cell < pv->nn; cell++) {
+        if (pv->cells[cell] != TTT_EMPTY)
+            continue;
+        if (completes(pv, cell, player_at(pv->ply)))
+            return cell;
+        if (first < 0)
+            first = cell;
+    }
+    return first;
+}
+
+/* Whether attacker can force a win from the current position: 1 yes, 0
+ * no, -1 stopped. pv->root_best receives the move that proves it (a win)
+ * or that refutes it (the defender to move, no win), or the search's last
+ * choice. */
+static int prove(prover *pv, int attacker)
+{
+    pv->attacker = attacker;
+    pv->root_best = -1;
+    uint32_t pn, dn;
+    search(pv, 0, PN_INF, PN_INF, &pn, &dn);
+    if (pn == 0)
+        return 1;
+    if (dn == 0)
+        return 0;
+    return -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Set-up                                                                    */
+
+int ttt__proof_wanted(const snapshot *snap, int all_moves)
+{
+    return !all_moves && !snap->misere && snap->limit_empty == 0 &&
+           snap->state == TTT_IN_PROGRESS && snap->k >= 4 && snap->nn > 25 &&
+           snap->nn <= PROOF_MAX_CELLS && snap->k <= snap->n;
+}
+
+/* A fixed mixer (splitmix64): the same keys on every run and platform. */
+static uint64_t mix64(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+static int32_t count_windows(int32_t n, int32_t k)
+{
+    int32_t along = n - k + 1;
+    return 2 * n * along + 2 * along * along;
+}
+
+/* Carves (or, with base NULL, sizes) the prover's arrays. */
+static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
+{
+    size_t nn = (size_t)pv->nn, wk = (size_t)pv->windows * (size_t)pv->k;
+    pv->cells = carve(c, nn, 1);
+    pv->window_cells = carve(c, wk, sizeof(int32_t));
+    pv->cell_first = carve(c, nn + 1, sizeof(int32_t));
+    pv->cell_windows = carve(c, wk, sizeof(int32_t));
+    pv->marks = carve(c, 2 * (size_t)pv->windows, 1);
+    pv->zobrist = carve(c, 2 * nn, sizeof(uint64_t));
+    pv->symmetric = carve(c, 8 * nn, sizeof(int32_t));
+    pv->children = carve(c, (nn + 1) * nn, sizeof(child));
+    pv->moves = carve(c, (nn + 2) * nn, sizeof(int32_t));
+    pv->first_completion = carve(c, nn, sizeof(int32_t));
+    pv->second_completion = carve(c, nn, sizeof(int32_t));
+    pv->completions = carve(c, nn, sizeof(int32_t));
+    pv->stops = carve(c, nn, sizeof(int32_t));
+    pv->scores = carve(c, nn, sizeof(int32_t));
+    pv->own_threat = carve(c, nn, 1);
+    pv->pair_scratch = carve(c, pair_bytes, 1);
+}
+
+/* Lays out the windows and the cells' lists of them. */
+static void build_windows(prover *pv)
+{
+    static const int32_t step_row[4] = {0, 1, 1, 1};
+    static const int32_t step_col[4] = {1, 0, 1, -1};
+    const int32_t n = pv->n, k = pv->k;
+    int32_t w = 0;
+    for (int d = 0; d < 4; d++) {
+        for (int32_t row = 0; row < n; row++) {
+            for (int32_t col = 0; col < n; col++) {
+                int32_t end_row = row + step_row[d] * (k - 1);
+                int32_t end_col = col + step_col[d] * (k - 1);
+                if (end_row >= n || end_col < 0 || end_col >= n)
+                    continue;
+                for (int32_t i = 0; i < k; i++)
+                    pv->window_cells[(size_t)w * (size_t)k + (size_t)i] =
+                        (row + step_row[d] * i) * n + col + step_col[d] * i;
+                w++;
+            }
+        }
+    }
+    memset(pv->cell_first, 0, ((size_t)pv->nn + 1) * sizeof(int32_t));
+    for (int32_t i = 0; i < pv->windows * k; i++)
+        pv->cell_first[pv->window_cells[i] + 1]++;
+    for (int32_t cell = 0; cell < pv->nn; cell++)
+        pv->cell_first[cell + 1] += pv->cell_first[cell];
+    /* Fill each cell's list from its start, using stops as cursors. */
+    for (int32_t cell = 0; cell < pv->nn; cell++)
+        pv->stops[cell] = pv->cell_first[cell];
+    for (int32_t i = 0; i < pv->windows * k; i++) {
+        int32_t cell = pv->window_cells[i];
+        pv->cell_windows[pv->stops[cell]++] = i / k;
+    }
+}
+
+/* The table: the caller's bytes (or the default), at most what the budget
+ * could fill, a power of two number of buckets. */
+static size_t table_buckets(size_t table_bytes, uint64_t budget)
+{
+    size_t bytes = table_bytes ? table_bytes : PROOF_DEFAULT_TABLE_BYTES;
+    size_t entries = bytes / sizeof(proof_entry);
+    if (budget < (uint64_t)entries)
+        entries = (size_t)budget;
+    size_t buckets = 1;
+    while (buckets * 2 * PROOF_WAYS <= entries)
+        buckets *= 2;
+    return buckets;
+}
+
+int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
+                     uint64_t budget, size_t table_bytes, solve_result *r,
+                     ttt_solution *found)
+{
+    prover pv;
+    memset(&pv, 0, sizeof pv);
+    pv.game = game;
+    pv.n = snap->n;
+    pv.k = snap->k;
+    pv.nn = snap->nn;
+    pv.windows = count_windows(snap->n, snap->k);
+    pv.budget = budget ? budget : UINT64_MAX;
+    size_t pair_bytes = ttt__pairing_scratch_bytes((size_t)pv.windows, (size_t)pv.nn);
+    carver sizes = {NULL, 0, 0};
+    carve_prover(&sizes, &pv, pair_bytes);
+    size_t buckets = table_buckets(table_bytes, pv.budget);
+    size_t table_size;
+    if (sizes.overflow || pair_bytes == 0 ||
+        !size_mul(buckets * PROOF_WAYS, sizeof(proof_entry), &table_size))
+        return TTT_E_NOMEM;
+    void *block = engine_alloc(game, sizes.used);
+    if (!block)
+        return TTT_E_NOMEM;
+    pv.table = engine_alloc(game, table_size);
+    if (!pv.table) {
+        engine_free(game, block);
+        return TTT_E_NOMEM;
+    }
+    memset(pv.table, 0, table_size);
+    pv.bucket_mask = buckets - 1;
+    carver parts = {block, 0, 0};
+    carve_prover(&parts, &pv, pair_bytes);
+
+    build_windows(&pv);
+    uint64_t seed = UINT64_C(0x5eed16);
+    for (int32_t i = 0; i < 2 * pv.nn; i++)
+        pv.zobrist[i] = mix64(&seed);
+    for (int s = 0; s < 8; s++) {
+        for (int32_t row = 0; row < pv.n; row++) {
+            for (int32_t col = 0; col < pv.n; col++)
+                pv.symmetric[s * pv.nn + row * pv.n + col] = symmetric_cell(pv.n, s, row, col);
+        }
+    }
+    memset(pv.cells, TTT_EMPTY, (size_t)pv.nn);
+    memset(pv.marks, 0, 2 * (size_t)pv.windows);
+    for (int32_t cell = 0; cell < pv.nn; cell++) {
+        if (snap->cells[cell] != TTT_EMPTY) {
+            place(&pv, cell, ttt__player_of(snap->cells[cell]));
+        }
+    }
+    pv.ply = snap->ply;
+    pv.empty = snap->nn - snap->ply;
+
+    const int mover = player_at(pv.ply);
+    r->value_min = TTT_VALUE_LOSS;
+    r->value_max = TTT_VALUE_WIN;
+    r->plies = -1;
+    r->best_count = 0;
+    int32_t move = -1;
+    int status = TTT_OK;
+    int wins = prove(&pv, mover);
+    move = pv.root_best;
+    if (wins == 1) {
+        r->value_min = TTT_VALUE_WIN;
+    } else if (wins == 0) {
+        r->value_max = TTT_VALUE_DRAW;
+        int loses = prove(&pv, 1 - mover);
+        move = pv.root_best;
+        if (loses == 1)
+            r->value_max = TTT_VALUE_LOSS;
+        else if (loses == 0)
+            r->value_min = TTT_VALUE_DRAW;
+        else
+            status = TTT_E_BUDGET;
+    } else {
+        status = TTT_E_BUDGET;
+    }
+    r->value = r->value_min;
+    if (move < 0 && status == TTT_OK)
+        move = settled_root_move(&pv);
+    if (move >= 0) {
+        r->best[0] = move;
+        r->best_count = 1;
+    }
+    found->value = r->value;
+    found->value_min = r->value_min;
+    found->value_max = r->value_max;
+    found->plies = -1;
+    found->nodes += pv.nodes;
+    engine_free(game, pv.table);
+    engine_free(game, block);
+    return status;
+}
