@@ -545,7 +545,10 @@ static int prove(prover *pv, int attacker)
 
 int ttt__proof_wanted(const snapshot *snap, int all_moves)
 {
+    /* Its board, windows and symmetries are the square's, and its move
+     * cutting lets a side take any empty cell: no rectangles, no gravity. */
     return !all_moves && !snap->misere && snap->limit_empty == 0 &&
+           !snap->gravity && snap->width == snap->height &&
            snap->state == TTT_IN_PROGRESS && snap->k >= 4 && snap->nn > 25 &&
            snap->nn <= PROOF_MAX_CELLS && snap->k <= snap->n;
 }

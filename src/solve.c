@@ -307,11 +307,10 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
             return shortcut > 0 ? TTT_OK : shortcut;
     }
 #endif
-#ifndef TTT_NO_PROOF
-    /* Issue 16: df-pn settles the value on the larger boards. */
+    /* Past 25 cells a value alone is found faster by proof numbers
+     * (proof.h), which spend their nodes where a win is closest. */
     if (ttt__proof_wanted(snap, all_moves))
         return ttt__proof_solve(game, snap, budget, table_bytes, r, found);
-#endif
     solver s;
     search_memory memory = {game, NULL};
     int status = solver_start(&s, &memory, snap, budget, table_bytes);
