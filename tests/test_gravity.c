@@ -1,0 +1,422 @@
+/* test_gravity.c - the bitboard gravity solver against published small-board values and a plain negamax, and its budget, table cap, refusals and allocation failures. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "gravity.h"
+#include "ttt.h"
+
+#define MAX_CELLS 64
+
+/* ------------------------------------------------------------------------ */
+/* A plain model: cells, gravity and a scan for K in a row                   */
+
+typedef struct model {
+    int width, height, k;
+    int8_t cells[MAX_CELLS];
+    int heights[MAX_CELLS]; /* stones per column */
+    int stones;
+} model;
+
+static void model_init(model *m, int width, int height, int k)
+{
+    memset(m, 0, sizeof *m);
+    m->width = width;
+    m->height = height;
+    m->k = k;
+}
+
+static int model_mover(const model *m)
+{
+    return m->stones % 2 == 0 ? TTT_X : TTT_O;
+}
+
+/* Drops the mover's stone into col; returns the cell. */
+static int model_drop(model *m, int col)
+{
+    int row = m->height - 1 - m->heights[col]++;
+    int cell = row * m->width + col;
+    m->cells[cell] = (int8_t)model_mover(m);
+    m->stones++;
+    return cell;
+}
+
+static void model_lift(model *m, int col)
+{
+    int row = m->height - m->heights[col]--;
+    m->cells[row * m->width + col] = TTT_EMPTY;
+    m->stones--;
+}
+
+/* Whether the stone on cell is in a line of K, by walking both ways along
+ * each of the four directions. */
+static int model_wins_at(const model *m, int cell)
+{
+    static const int steps[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    int row = cell / m->width, col = cell % m->width;
+    int mark = m->cells[cell];
+    for (int d = 0; d < 4; d++) {
+        int run = 1;
+        for (int sign = -1; sign <= 1; sign += 2) {
+            int r = row + sign * steps[d][0], c = col + sign * steps[d][1];
+            while (r >= 0 && r < m->height && c >= 0 && c < m->width &&
+                   m->cells[r * m->width + c] == mark) {
+                run++;
+                r += sign * steps[d][0];
+                c += sign * steps[d][1];
+            }
+        }
+        if (run >= m->k)
+            return 1;
+    }
+    return 0;
+}
+
+/* The plain negamax: every move, no pruning. A score of 1000 - p is a win
+ * on ply p, -(1000 - p) a loss on ply p, 0 a draw (a full board). */
+static int plain_score(model *m, int ply)
+{
+    if (m->stones == m->width * m->height)
+        return 0;
+    int best = -100000;
+    for (int col = 0; col < m->width; col++) {
+        if (m->heights[col] == m->height)
+            continue;
+        int cell = model_drop(m, col);
+        int score = model_wins_at(m, cell) ? 1000 - (ply + 1)
+                                           : -plain_score(m, ply + 1);
+        model_lift(m, col);
+        if (score > best)
+            best = score;
+    }
+    return best;
+}
+
+typedef struct plain_answer {
+    int value, plies;
+    int best_count;
+    int best[MAX_CELLS];
+} plain_answer;
+
+static void plain_solve(model *m, plain_answer *out)
+{
+    int scores[MAX_CELLS];
+    int best = -100000;
+    for (int col = 0; col < m->width; col++) {
+        scores[col] = -100000;
+        if (m->heights[col] == m->height)
+            continue;
+        int cell = model_drop(m, col);
+        scores[col] = model_wins_at(m, cell) ? 1000 - 1 : -plain_score(m, 1);
+        model_lift(m, col);
+        if (scores[col] > best)
+            best = scores[col];
+    }
+    out->value = best > 0 ? TTT_VALUE_WIN : best < 0 ? TTT_VALUE_LOSS : TTT_VALUE_DRAW;
+    out->plies = best > 0 ? 1000 - best
+                 : best < 0 ? 1000 + best
+                            : m->width * m->height - m->stones;
+    /* Cells ascending: rows from the top, so a column's landing cell
+     * orders by its row first. */
+    out->best_count = 0;
+    for (int cell = 0; cell < m->width * m->height; cell++) {
+        int col = cell % m->width, row = cell / m->width;
+        if (m->heights[col] < m->height &&
+            row == m->height - 1 - m->heights[col] && scores[col] == best)
+            out->best[out->best_count++] = cell;
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The solver under test                                                     */
+
+static void *plain_alloc(void *user, size_t size)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void plain_free(void *user, void *ptr)
+{
+    (void)user;
+    free(ptr);
+}
+
+static const ttt_allocator heap = {plain_alloc, plain_free, NULL};
+
+static int solve_model(const model *m, uint64_t budget, size_t table_bytes,
+                       int all_moves, gravity_answer *out, int32_t *best)
+{
+    gravity_position pos = {m->width, m->height, m->k, m->cells, model_mover(m)};
+    out->best = best;
+    return ttt__gravity_solve(&heap, &pos, budget, table_bytes, all_moves, out);
+}
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* A random position of `stones` stones where nobody has won yet; 0 if the
+ * random game ended first. */
+static int random_position(model *m, int stones, uint64_t *seed)
+{
+    while (m->stones < stones) {
+        int col = (int)(next_random(seed) % (uint64_t)m->width);
+        if (m->heights[col] == m->height)
+            continue;
+        if (model_wins_at(m, model_drop(m, col)))
+            return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tests                                                                     */
+
+/* Published values of small gravity boards from the empty board. */
+static void test_published_small_boards(void **state)
+{
+    (void)state;
+    static const struct {
+        int width, height, k, value;
+    } boards[] = {
+        {4, 4, 3, TTT_VALUE_WIN},  /* 4x4, three in a row: first player wins */
+        {4, 4, 4, TTT_VALUE_DRAW}, /* 4x4, four in a row: a draw */
+    };
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        model m;
+        model_init(&m, boards[i].width, boards[i].height, boards[i].k);
+        gravity_answer answer;
+        int32_t best[MAX_CELLS];
+        assert_int_equal(solve_model(&m, 0, 0, 1, &answer, best), TTT_OK);
+        assert_int_equal(answer.value, boards[i].value);
+        assert_int_equal(answer.value_min, boards[i].value);
+        assert_int_equal(answer.value_max, boards[i].value);
+        assert_true(answer.best_count > 0);
+        assert_true(answer.nodes > 0);
+    }
+}
+
+static void assert_same_as_plain(model *m, size_t table_bytes)
+{
+    plain_answer expected;
+    plain_solve(m, &expected);
+    gravity_answer answer;
+    int32_t best[MAX_CELLS];
+    assert_int_equal(solve_model(m, 0, table_bytes, 1, &answer, best), TTT_OK);
+    assert_int_equal(answer.value, expected.value);
+    assert_int_equal(answer.value_min, expected.value);
+    assert_int_equal(answer.value_max, expected.value);
+    assert_int_equal(answer.plies, expected.plies);
+    assert_int_equal(answer.best_count, expected.best_count);
+    for (int i = 0; i < expected.best_count; i++)
+        assert_int_equal(best[i], expected.best[i]);
+
+    /* Value only: the value, and one move that keeps it. */
+    gravity_answer quick;
+    int32_t quick_best[MAX_CELLS];
+    assert_int_equal(solve_model(m, 0, table_bytes, 0, &quick, quick_best), TTT_OK);
+    assert_int_equal(quick.value, expected.value);
+    assert_int_equal(quick.plies, -1);
+    assert_int_equal(quick.best_count, 1);
+    int col = quick_best[0] % m->width;
+    int cell = model_drop(m, col);
+    assert_int_equal(cell, quick_best[0]);
+    int score = model_wins_at(m, cell) ? 999 : -plain_score(m, 1);
+    model_lift(m, col);
+    int value = score > 0 ? TTT_VALUE_WIN : score < 0 ? TTT_VALUE_LOSS : TTT_VALUE_DRAW;
+    assert_int_equal(value, expected.value);
+}
+
+/* Shapes wider than tall and taller than wide, K larger than one side
+ * (only some directions can hold a line), K = 3 .. 5. */
+static const struct shape {
+    int width, height, k, stones;
+} shapes[] = {
+    {4, 4, 3, 7}, {4, 4, 4, 6}, {5, 4, 4, 10}, {4, 5, 3, 11}, {5, 3, 4, 6},
+    {3, 5, 4, 5}, {6, 3, 5, 9}, {3, 6, 3, 9},  {5, 5, 4, 15}, {7, 3, 3, 12},
+    {6, 4, 5, 15}, {3, 3, 3, 0},
+};
+
+static void test_random_positions_match_plain_negamax(void **state)
+{
+    (void)state;
+    uint64_t seed = 14;
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        int checked = 0;
+        for (int attempt = 0; checked < 12 && attempt < 200; attempt++) {
+            model m;
+            model_init(&m, shapes[s].width, shapes[s].height, shapes[s].k);
+            if (!random_position(&m, shapes[s].stones, &seed))
+                continue;
+            /* The default table, and one so small that most entries are
+             * overwritten: the answers must not change. */
+            assert_same_as_plain(&m, 0);
+            assert_same_as_plain(&m, 64);
+            checked++;
+        }
+        assert_true(checked > 0);
+    }
+}
+
+/* Positions where the side to move must block, or has lost at once, or
+ * wins at once with several moves. */
+static void test_forced_and_immediate_positions(void **state)
+{
+    (void)state;
+    static const char *const games[] = {
+        "",     /* the empty board */
+        "12",   /* X to move */
+        "121",  /* O to move, X has two in a column */
+        "1122", /* X wins at once on the bottom row */
+        "2233", /* X wins at once in either of two columns */
+        "1231", /* O must block column 1 */
+        "2132",
+    };
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        model m;
+        model_init(&m, 4, 4, 3);
+        for (const char *c = games[i]; *c; c++)
+            assert_false(model_wins_at(&m, model_drop(&m, *c - '1')));
+        assert_same_as_plain(&m, 0);
+    }
+}
+
+static void test_budget_bounds(void **state)
+{
+    (void)state;
+    model m;
+    model_init(&m, 5, 4, 4);
+    plain_answer expected;
+    uint64_t seed = 7;
+    while (!random_position(&m, 6, &seed))
+        model_init(&m, 5, 4, 4);
+    plain_solve(&m, &expected);
+    for (uint64_t budget = 1; budget < 4096; budget *= 3) {
+        gravity_answer answer;
+        int32_t best[MAX_CELLS];
+        int status = solve_model(&m, budget, 0, 1, &answer, best);
+        assert_true(answer.nodes <= budget + 1 || status == TTT_OK);
+        if (status == TTT_OK) {
+            assert_int_equal(answer.value, expected.value);
+            assert_int_equal(answer.plies, expected.plies);
+            continue;
+        }
+        assert_int_equal(status, TTT_E_BUDGET);
+        assert_true(answer.value_min <= expected.value);
+        assert_true(expected.value <= answer.value_max);
+        assert_int_equal(answer.value, answer.value_min);
+        assert_int_equal(answer.plies, -1);
+        assert_true(answer.best_count <= 1);
+    }
+    /* A budget of one node stops before anything is proven. */
+    gravity_answer answer;
+    int32_t best[MAX_CELLS];
+    model_init(&m, 4, 4, 4);
+    assert_int_equal(solve_model(&m, 1, 0, 1, &answer, best), TTT_E_BUDGET);
+    assert_int_equal(answer.value_min, TTT_VALUE_LOSS);
+    assert_int_equal(answer.value_max, TTT_VALUE_WIN);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    gravity_answer answer;
+    int32_t best[MAX_CELLS];
+    memset(&answer, 0x5a, sizeof answer);
+    answer.best = best;
+    model m;
+
+    /* Too big for one word: 8 columns of 8 + 1 bits. */
+    int8_t big[64] = {0};
+    gravity_position pos = {8, 8, 4, big, TTT_X};
+    assert_int_equal(ttt__gravity_solve(&heap, &pos, 0, 0, 1, &answer),
+                     GRAVITY_NOT_HANDLED);
+    /* A stone above an empty cell. */
+    model_init(&m, 4, 4, 3);
+    m.cells[0] = TTT_X;
+    m.stones = 1;
+    assert_int_equal(solve_model(&m, 0, 0, 1, &answer, best), GRAVITY_NOT_HANDLED);
+    /* A finished game. */
+    model_init(&m, 4, 4, 3);
+    for (const char *c = "11223"; *c; c++)
+        model_drop(&m, *c - '1');
+    assert_true(model_wins_at(&m, 12 + 2));
+    assert_int_equal(solve_model(&m, 0, 0, 1, &answer, best), GRAVITY_NOT_HANDLED);
+    /* A full board without a line. */
+    static const int8_t full[9] = {TTT_X, TTT_X, TTT_O, TTT_O, TTT_O,
+                                   TTT_X, TTT_X, TTT_X, TTT_O};
+    gravity_position full_pos = {3, 3, 3, full, TTT_O};
+    assert_int_equal(ttt__gravity_solve(&heap, &full_pos, 0, 0, 1, &answer),
+                     GRAVITY_NOT_HANDLED);
+    /* The caller's answer is untouched by a refusal. */
+    assert_int_equal(answer.nodes, UINT64_C(0x5a5a5a5a5a5a5a5a));
+    /* The rules the solver does not play. */
+    assert_false(ttt__gravity_fits(7, 6, 4, 0, 0, 0, 0));
+    assert_false(ttt__gravity_fits(7, 6, 4, 1, 1, 0, 0));
+    assert_false(ttt__gravity_fits(7, 6, 4, 1, 0, 1, 0));
+    assert_false(ttt__gravity_fits(7, 6, 4, 1, 0, 0, 10));
+    assert_false(ttt__gravity_fits(7, 6, 8, 1, 0, 0, 0));
+    assert_true(ttt__gravity_fits(7, 6, 4, 1, 0, 0, 0));
+    assert_true(ttt__gravity_fits(8, 7, 8, 1, 0, 0, 0));
+    assert_true(ttt__gravity_fits(3, 20, 20, 1, 0, 0, 0));
+    assert_false(ttt__gravity_fits(3, 21, 4, 1, 0, 0, 0));
+    /* 8 x 7 needs 2^21 entries (16 MiB) for exact keys: a smaller cap is
+     * refused. */
+    int8_t wide[56] = {0};
+    gravity_position wide_pos = {8, 7, 4, wide, TTT_X};
+    assert_int_equal(ttt__gravity_solve(&heap, &wide_pos, 1, 8 << 20, 1, &answer),
+                     GRAVITY_NOT_HANDLED);
+    assert_int_equal(ttt__gravity_solve(&heap, &wide_pos, 1, 16 << 20, 1, &answer),
+                     TTT_E_BUDGET);
+}
+
+static void *failing_alloc(void *user, size_t size)
+{
+    (void)user;
+    (void)size;
+    return NULL;
+}
+
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    static const ttt_allocator failing = {failing_alloc, plain_free, NULL};
+    model m;
+    model_init(&m, 4, 4, 4);
+    gravity_position pos = {4, 4, 4, m.cells, TTT_X};
+    gravity_answer answer;
+    int32_t best[MAX_CELLS];
+    answer.best = best;
+    assert_int_equal(ttt__gravity_solve(&failing, &pos, 0, 0, 1, &answer), TTT_E_NOMEM);
+    /* An immediate win needs no table. */
+    for (const char *c = "1122"; *c; c++)
+        model_drop(&m, *c - '1');
+    m.k = 3;
+    pos.k = 3;
+    assert_int_equal(ttt__gravity_solve(&failing, &pos, 0, 0, 1, &answer), TTT_OK);
+    assert_int_equal(answer.value, TTT_VALUE_WIN);
+    assert_int_equal(answer.plies, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_published_small_boards),
+        cmocka_unit_test(test_random_positions_match_plain_negamax),
+        cmocka_unit_test(test_forced_and_immediate_positions),
+        cmocka_unit_test(test_budget_bounds),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_out_of_memory),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
