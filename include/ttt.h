@@ -3,7 +3,9 @@
 #define TTT_H
 
 /*
- * libttt plays tic-tac-toe on an N x N board with K in a row to win.
+ * libttt plays tic-tac-toe on an N x N board with K in a row to win, and
+ * (since 1.3) m,n,k games on W x H rectangles, with or without gravity
+ * (Connect Four is 7 x 6, K = 4, with TTT_RULE_GRAVITY).
  *
  * Conventions (they hold for every function below):
  *   - Every function that can fail returns an int status: TTT_OK (0) or a
@@ -64,9 +66,9 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define TTT_VERSION_MAJOR 1
-#define TTT_VERSION_MINOR 2
+#define TTT_VERSION_MINOR 3
 #define TTT_VERSION_PATCH 0
-/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10200 for 1.2.0. */
+/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10300 for 1.3.0. */
 #define TTT_VERSION_NUMBER \
     (TTT_VERSION_MAJOR * 10000 + TTT_VERSION_MINOR * 100 + TTT_VERSION_PATCH)
 
@@ -74,7 +76,7 @@ extern "C" {
  * compute it. Compare it with TTT_VERSION_NUMBER at start-up to detect a
  * header/library mismatch. */
 TTT_API int ttt_version(void);
-/* The same version as a static string, e.g. "1.2.0". Never NULL. */
+/* The same version as a static string, e.g. "1.3.0". Never NULL. */
 TTT_API const char *ttt_version_string(void);
 
 /* ------------------------------------------------------------------------ */
@@ -115,8 +117,12 @@ TTT_API const char *ttt_version_string(void);
 #define TTT_E_OVERFLOW (-19)    /* a count does not fit in 64 bits */
 #define TTT_E_IN_LISTENER (-20) /* a listener tried to change its own game (since 1.2) */
 #define TTT_E_NAME (-21)        /* a player name is too long, not UTF-8 or has control characters (since 1.2) */
+#define TTT_E_FLOATING (-22)    /* gravity: the cell is not the lowest empty one of its column (since 1.3) */
+#define TTT_E_COLUMN_FULL (-23) /* gravity: the column has no empty cell (since 1.3) */
 
-/* Board limits: 3 <= size <= TTT_MAX_SIZE and 3 <= win_length <= size. */
+/* Board limits: 3 <= size <= TTT_MAX_SIZE and 3 <= win_length <= size; on
+ * a rectangle (since 1.3) 3 <= width, height <= TTT_MAX_SIZE and
+ * 3 <= win_length <= max(width, height). */
 #define TTT_MIN_SIZE 3
 #define TTT_MAX_SIZE 1024
 
@@ -180,6 +186,33 @@ TTT_API size_t ttt_game_footprint(int size, int win_length);
 TTT_API int ttt_game_init(void *mem, size_t mem_size, int size,
                           int win_length, ttt_game **out);
 
+/*
+ * Rectangular boards (since 1.3): width columns, height rows, win_length in
+ * a row to win, with 3 <= width, height <= TTT_MAX_SIZE and
+ * 3 <= win_length <= max(width, height); win_length 0 means
+ * min(width, height). A line (row, column or diagonal run) shorter than
+ * win_length can never win: on a 7 x 3 board with K = 4 only rows and the
+ * diagonals' windows of four that fit count, and no column ever wins.
+ * Cells are numbered row * width + col everywhere (row 0 is the top row).
+ * A square made here is the same game as ttt_game_new's, with the same
+ * costs and record. On a rectangle (width != height) a move costs
+ * O(win_length) (a scan of the cells around it in four directions), an
+ * undo O(1) (O(win_length) under early draw); nothing allocates after
+ * creation, as for squares.
+ * Errors as ttt_game_new, ttt_game_new_with, ttt_game_footprint and
+ * ttt_game_init, whose rectangular forms these are.
+ */
+TTT_API int ttt_game_new_rect(int width, int height, int win_length,
+                              ttt_game **out);
+TTT_API int ttt_game_new_rect_with(int width, int height, int win_length,
+                                   const ttt_allocator *alloc,
+                                   ttt_game **out);
+/* The bytes ttt_game_init_rect needs, or 0 for a geometry out of range.
+ * About 8 * width * height bytes plus 2 * width and a fixed header. */
+TTT_API size_t ttt_game_footprint_rect(int width, int height, int win_length);
+TTT_API int ttt_game_init_rect(void *mem, size_t mem_size, int width,
+                               int height, int win_length, ttt_game **out);
+
 /* Releases a game. NULL is a no-op. */
 TTT_API void ttt_game_free(ttt_game *game);
 
@@ -209,17 +242,30 @@ TTT_API int ttt_game_reset(ttt_game *game);
 /* Ply limit (since 1.2): the game is drawn when this many moves have been
  * played without a result (a line, a full board or an early draw on the
  * same move takes precedence). Value 0 (no limit, the default) or
- * 1 .. size * size; size * size is the full board, the same game as no
- * limit, and reads back as 0. Costs nothing per move. It is a rule of
+ * 1 .. width * height (size * size on a square); that many is the full
+ * board, the same game as no limit, and reads back as 0. Costs nothing per move. It is a rule of
  * ttt_play, ttt_play_next, ttt_play_at, ttt_redo and ttt_game_load, and
  * of the engine below: perft, the position count, the solver and the bots
  * judge a position at the limit as drawn, and random playouts stop there. */
 #define TTT_RULE_PLY_LIMIT 3
 
+/* Gravity (since 1.3): a mark may only go to the lowest empty cell of its
+ * column (row height - 1 is the bottom; rows are still counted from the
+ * top), as in Connect Four. Value 0 or 1. ttt_play, ttt_play_next and
+ * ttt_play_at then reject a cell above that one with TTT_E_FLOATING (and a
+ * cell of a full column, which is taken, with TTT_E_OCCUPIED); ttt_drop
+ * plays by column. The landing cell of a column is known in O(1); a move
+ * costs O(win_length) (O(1) more than without gravity on a square with
+ * K = N, which then also leaves its fastest path). Undo, redo, events,
+ * records, clones, misère, early draw (still "no line can be completed",
+ * which gravity cannot make possible again) and the ply limit work
+ * unchanged. */
+#define TTT_RULE_GRAVITY 4
+
 /* Sets a rule. Only while the history is empty, the game open and nothing
  * to redo (a new or reset game); afterwards it returns TTT_E_RULES_LOCKED.
- * TTT_E_RULE for an unknown rule or a value outside 0..1 (0..size * size
- * for TTT_RULE_PLY_LIMIT). */
+ * TTT_E_RULE for an unknown rule or a value outside 0..1 (0..width *
+ * height for TTT_RULE_PLY_LIMIT). */
 TTT_API int ttt_game_set_rule(ttt_game *game, int rule, int value);
 /* Reads a rule's value into *value. TTT_E_RULE for an unknown rule. */
 TTT_API int ttt_game_get_rule(const ttt_game *game, int rule, int *value);
@@ -267,6 +313,17 @@ TTT_API int ttt_undo(ttt_game *game);
  * agreed draw once the moves before it are replayed. TTT_E_NO_REDO if there
  * is none (a new move, resignation or agreement empties the redo stack). */
 TTT_API int ttt_redo(ttt_game *game);
+
+/* Drops a mark for the side to move into column col (since 1.3), with or
+ * without gravity: it lands on the lowest empty cell of that column, which
+ * is then played as ttt_play would (same checks after these, same event,
+ * redo stack emptied). *row (may be NULL) receives the row it landed in,
+ * *state (may be NULL) the state after. Checks in this order:
+ * TTT_E_INVALID (NULL game), TTT_E_GAME_OVER, TTT_E_OFF_BOARD (col outside
+ * 0..width-1), TTT_E_COLUMN_FULL. Changes nothing on error. O(1) to find
+ * the cell under gravity, O(height) without it; the move costs as
+ * ttt_play's. Never allocates. */
+TTT_API int ttt_drop(ttt_game *game, int col, int *row, int *state);
 
 /* ------------------------------------------------------------------------ */
 /* Players and endings (since 1.2)                                           */
@@ -334,8 +391,14 @@ TTT_API int ttt_ending(const ttt_game *game);
 
 /* These return their value, or TTT_E_INVALID for a NULL game. */
 TTT_API int ttt_state(const ttt_game *game);      /* TTT_IN_PROGRESS .. TTT_DRAW */
-TTT_API int ttt_size(const ttt_game *game);       /* N */
+/* N for a square board; TTT_E_SIZE for a rectangle (since 1.3), whose
+ * sides ttt_width and ttt_height give. */
+TTT_API int ttt_size(const ttt_game *game);
 TTT_API int ttt_win_length(const ttt_game *game); /* K */
+/* Since 1.3: the columns (width) and rows (height) of any board; a
+ * square's are both its size. O(1), no lock. */
+TTT_API int ttt_width(const ttt_game *game);
+TTT_API int ttt_height(const ttt_game *game);
 TTT_API int ttt_ply(const ttt_game *game);        /* moves played so far */
 /* The steps ttt_redo can replay: moves, plus 1 for an undone resignation or
  * agreed draw (since 1.2). */
@@ -362,19 +425,21 @@ TTT_API int ttt_winning_line(const ttt_game *game, int *row0, int *col0,
                              int *row1, int *col1);
 
 /* Copies the board into cells, row-major, one int8_t mark per cell
- * (TTT_EMPTY, TTT_X or TTT_O); *len receives size * size. If capacity is
+ * (TTT_EMPTY, TTT_X or TTT_O); *len receives width * height. If capacity is
  * smaller than that, returns TTT_E_BUFFER and writes only *len. */
 TTT_API int ttt_board(const ttt_game *game, int8_t *cells, size_t capacity,
                       size_t *len);
 
 /* The cells where the side to move may play (since 1.2), as cell numbers
- * (row * size + col) in ascending order: every empty cell while the game is
- * in progress, none once it is over. *len receives their number. Board and
- * state are read under one lock, so the list is one moment's, even while
- * other threads play; a capacity of size * size always suffices. If capacity
- * is smaller than *len, returns TTT_E_BUFFER and writes only *len.
- * TTT_E_INVALID for a NULL game or len, or NULL cells with a capacity.
- * O(size * size), no allocation. */
+ * (row * width + col) in ascending order: every empty cell while the game
+ * is in progress (under gravity, since 1.3, the landing cell of each column
+ * that is not full: at most width of them), none once it is over. *len
+ * receives their number. Board and state are read under one lock, so the
+ * list is one moment's, even while other threads play; a capacity of
+ * width * height always suffices. If capacity is smaller than *len,
+ * returns TTT_E_BUFFER and writes only *len. TTT_E_INVALID for a NULL game
+ * or len, or NULL cells with a capacity. O(width * height); under gravity
+ * O(width log width); no allocation. */
 TTT_API int ttt_legal_moves(const ttt_game *game, int32_t *cells,
                             size_t capacity, size_t *len);
 
@@ -473,10 +538,14 @@ TTT_API int ttt_parse_cell(const char *text, size_t len, int *row, int *col,
 /*
  * Saved record, one line of text (grammar in README.md):
  *   ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n
- * "rules" is "classic" or one or both of "misere" and "early-draw" joined by
- * "+" in that order; k is always written out (never 0); "moves" is "-" for
- * none. There is exactly one canonical
- * record per game, so a record that loads saves back byte for byte.
+ *   ttt/1 w=7 h=6 k=4 rules=gravity moves=d6,d5\n     (since 1.3)
+ * A square writes n=N; a rectangle writes w=W h=H in its place (a record
+ * with w=N h=N is not canonical and does not load). "rules" is "classic"
+ * or, joined by "+" in this order, any of "misere", "early-draw" and
+ * (since 1.3) "gravity"; k is always written out (never 0); "moves" is "-"
+ * for none. Moves are cell names, under gravity too. There is exactly one
+ * canonical record per game, so a record that loads saves back byte for
+ * byte; every record 1.2 wrote loads and saves back unchanged.
  */
 
 /* Writes game's record into buf, NUL-terminated; *len receives the record's
@@ -489,8 +558,9 @@ TTT_API int ttt_game_save(const ttt_game *game, char *buf, size_t capacity,
  * into a new game allocated by alloc (NULL means malloc), stored in *out.
  * On failure *out is unchanged and, if error_offset is not NULL, it receives
  * the byte offset of the first problem. Returns TTT_E_PARSE for malformed
- * text, TTT_E_SIZE for a bad n or k, the move's own code (TTT_E_OCCUPIED,
- * TTT_E_OFF_BOARD, TTT_E_GAME_OVER) for an illegal move, TTT_E_NOMEM, and
+ * text, TTT_E_SIZE for a bad n, w, h or k, the move's own code
+ * (TTT_E_OCCUPIED, TTT_E_OFF_BOARD, TTT_E_GAME_OVER, TTT_E_FLOATING) for an
+ * illegal move, TTT_E_NOMEM, and
  * TTT_E_INVALID for a NULL out, or NULL text with len > 0. */
 TTT_API int ttt_game_load(const char *text, size_t len,
                           const ttt_allocator *alloc, ttt_game **out,
@@ -522,13 +592,17 @@ TTT_API int ttt_game_load(const char *text, size_t len,
  *     return z ^ (z >> 31);
  * A number below a bound b is the high 64 bits of the 128-bit product
  * next() * b, drawing again while the low 64 bits are below 2^64 mod b
- * (Lemire's method: exactly uniform). Cells are numbered row * size + col.
+ * (Lemire's method: exactly uniform). Cells are numbered row * width + col
+ * (row * size + col on a square).
  */
 
 /* A move chosen uniformly among the empty cells, into *row and *col; the
  * seed advances. The choice is an index into the game's list of empty
  * cells, whose order depends on the moves and undos made so far, so the same
  * seed and the same calls give the same move. O(1), no allocation.
+ * Under gravity (since 1.3) the choice is uniform among the columns that
+ * are not full (one draw below their number, counted from the left), and
+ * the move is that column's landing cell: O(width).
  * TTT_E_GAME_OVER if the game has ended. */
 TTT_API int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row,
                             int *col);
@@ -616,8 +690,8 @@ typedef struct ttt_solution {
  * is full, or under the early-draw rule the shortest drawn ending reachable
  * by value-keeping moves), and every optimal move: for a win those that win
  * fastest, for a loss those that lose slowest, for a draw those that keep
- * the draw. best receives them as cells (row * size + col), ascending, and
- * *best_len their number; a capacity of size * size always suffices.
+ * the draw. best receives them as cells (row * width + col), ascending, and
+ * *best_len their number; a capacity of width * height always suffices.
  * best may be NULL with best_capacity 0 and best_len NULL.
  *
  * The value comes first (negamax alpha-beta with a transposition table keyed

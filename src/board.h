@@ -5,9 +5,10 @@
 #include <stdint.h>
 
 #include "compiler.h"
+#include "random.h"
 #include "ttt.h"
 
-/* One whole line (K = N): X adds +1 and O adds -1 to sum; a line is complete
+/* One whole line (K = N on a square): X adds +1 and O adds -1 to sum; a line is complete
  * at +N or -N. fill counts its marks, kept only while early draw is on: the
  * line holds a single kind of mark exactly when |sum| == fill. */
 typedef struct ttt__line {
@@ -23,29 +24,59 @@ typedef struct ttt__line {
  *                            random empty cell is one index away;
  *   order[empty_count .. nn) the placed cells, most recent first, so the
  *                            history needs no array of its own.
- * cells[row * n + col] holds that cell's index in order[] (its slot) and its
+ * cells[row * n + col] (n is the width, the row stride) holds that cell's
+ * index in order[] (its slot) and its
  * mark: (slot << 2) | code, code 1 for X and 3 for O. A cell is placed when
  * its slot is at or above the boundary, so the slot alone says whether it is
  * empty and the code counts only while it is placed. Lifting the last mark
  * therefore only moves the boundary, writing no cell, and lifted cells stay,
  * in lifting order, just below it: that is where the game keeps its redo
  * stack. One int32_t per cell for both keeps a big board's move to one
- * cache line per cell. Boards with K < N, whose moves scan neighbouring
- * cells, also clear the code when lifting, so there the code alone tells a
- * cell's mark.
+ * cache line per cell. Boards without line counters (K < N, and every
+ * rectangle), whose moves scan neighbouring cells, also clear the code when
+ * lifting, so there the code alone tells a cell's mark.
+ *
+ * Behind cells[] come width int16_t column fill counts (marks in each
+ * column), kept only under gravity, where they make a column's landing row
+ * one load: height - 1 - fill. They stay zero otherwise, so turning gravity
+ * on (on an empty board) needs no pass. Then the line counters.
  */
 typedef struct ttt__board {
-    int32_t n;           /* side length */
+    int32_t n;           /* the width: row stride; a square's side */
     int32_t k;           /* marks in a row that complete a line */
-    int32_t nn;          /* n * n */
+    int32_t nn;          /* width * height */
     int32_t empty_count; /* cells not yet marked */
     int32_t live;        /* lines (K = N) or K-windows free of one mark */
-    int32_t track_live;  /* keep fill and live up to date (early draw) */
-    int32_t slow_moves;  /* K < N or track_live: moves go out of line */
+    int16_t width;       /* columns (== n) */
+    int16_t height;      /* rows */
+    int16_t track_live;  /* keep fill and live up to date (early draw) */
+    int16_t gravity;     /* marks drop to the lowest empty cell; keep fills */
+    int32_t slow_moves;  /* no line counters, track_live or gravity: moves
+                            go out of line */
     int32_t *order;      /* nn packed cells, see above */
     int32_t *cells;      /* nn slots and marks, row-major, see above */
-    ttt__line *lines;    /* K = N: n rows, n columns, diagonal, anti-diagonal */
+    ttt__line *lines;    /* square with K = N: n rows, n columns, diagonal,
+                            anti-diagonal */
 } ttt__board;
+
+/* Whether the board keeps whole-line counters: a square with K = N. */
+static inline int ttt__board_counts_lines(const ttt__board *board)
+{
+    return board->k == board->n && board->width == board->height;
+}
+
+/* The column fill counts (see ttt__board), width of them. */
+static inline int16_t *ttt__board_fills(const ttt__board *board)
+{
+    return (int16_t *)(void *)(board->cells + board->nn);
+}
+
+/* The row a mark dropped into col lands in under gravity, or -1 if the
+ * column is full. Valid only while gravity is on. */
+static inline int ttt__board_landing_row(const ttt__board *board, int col)
+{
+    return board->height - 1 - ttt__board_fills(board)[col];
+}
 
 /* A cells[] entry: a slot with a mark (X or O), or with none yet. Slots
  * are below 2^20 (TTT_MAX_SIZE squared), so the product stays in range. */
@@ -74,16 +105,23 @@ static inline int ttt__board_mark(const ttt__board *board, int32_t cell)
 #define TTT__ROW(packed) ((int)((packed) >> 16))
 #define TTT__COL(packed) ((int)((packed) & 0xffff))
 
-/* Bytes of the arrays behind a board of side n and win length k. */
+/* Bytes of the arrays behind a width x height board with win length k. */
+size_t ttt__board_bytes_rect(int width, int height, int k);
+/* The same for a square of side n. */
 size_t ttt__board_bytes(int n, int k);
-/* Points the board at its arrays in mem (ttt__board_bytes bytes, aligned to
- * 4) and records its geometry, with live tracking off; the arrays' contents
- * are left as they are. */
+/* Points the board at its arrays in mem (ttt__board_bytes_rect bytes,
+ * aligned to 4) and records its geometry, with live tracking and gravity
+ * off; the arrays' contents are left as they are. */
+void ttt__board_bind_rect(ttt__board *board, int width, int height, int k,
+                          void *mem);
+/* The same for a square of side n. */
 void ttt__board_bind(ttt__board *board, int n, int k, void *mem);
 /* Empties the board and resets every counter. */
 void ttt__board_clear(ttt__board *board);
 /* Starts or stops tracking live K-windows (K < N); call on an empty board. */
 void ttt__board_track_live(ttt__board *board, int on);
+/* Starts or stops gravity's column fills; call on an empty board. */
+void ttt__board_set_gravity(ttt__board *board, int on);
 /* Place and lift for K < N (O(K) scans) and for early draw (live counts),
  * out of line; the cell has already been moved in order[]. */
 int ttt__board_place_slow(ttt__board *board, int row, int col, int mark);
@@ -109,14 +147,15 @@ static const int ttt__dir_row[4] = {0, 1, 1, 1};
 static const int ttt__dir_col[4] = {1, 0, 1, -1};
 
 /* Steps from (row, col) in direction d, forward (sign +1) or back (-1),
- * that stay on an n x n board, capped at limit. With limit K - 1, back +
- * ahead + 2 - K is the number of K-windows through the cell along d (none
- * when it is not positive): the count the board and the search board both
- * take from here. */
-static inline int ttt__room(int n, int row, int col, int d, int sign,
-                            int limit)
+ * that stay on a width x height board, capped at limit. With limit K - 1,
+ * back + ahead + 2 - K is the number of K-windows through the cell along d
+ * (none when it is not positive): the count the board and the search board
+ * both take from here. */
+static inline int ttt__room_rect(int width, int height, int row, int col,
+                                 int d, int sign, int limit)
 {
-    int up = row, down = n - 1 - row, left = col, right = n - 1 - col;
+    int up = row, down = height - 1 - row, left = col,
+        right = width - 1 - col;
     int to_edge;
     switch (d) {
     case 0: to_edge = sign > 0 ? right : left; break;
@@ -127,6 +166,13 @@ static inline int ttt__room(int n, int row, int col, int d, int sign,
                                 : (up < right ? up : right); break;
     }
     return to_edge < limit ? to_edge : limit;
+}
+
+/* ttt__room on an n x n square. */
+static inline int ttt__room(int n, int row, int col, int d, int sign,
+                            int limit)
+{
+    return ttt__room_rect(n, n, row, col, d, sign, limit);
 }
 
 /* The move path is inline: every move of every game goes through it, and for
@@ -153,7 +199,7 @@ static inline void ttt__board_prefetch(const ttt__board *board, int row,
                                        int col)
 {
     int n = board->n;
-    if (n >= TTT__PREFETCH_SIZE && (unsigned)row < (unsigned)n &&
+    if (n >= TTT__PREFETCH_SIZE && (unsigned)row < (unsigned)board->height &&
         (unsigned)col < (unsigned)n)
         TTT__PREFETCH(board->cells + row * n + col, 1);
 }
@@ -238,6 +284,31 @@ static inline int32_t ttt__board_lift(ttt__board *board, int mark)
     if (row + col == n - 1)
         lines[2 * n + 1].sum = (int16_t)(lines[2 * n + 1].sum - mark);
     return packed;
+}
+
+/* Under gravity, the random player's move on a board with an empty cell:
+ * a column drawn uniformly among those that are not full (one
+ * ttt__random_below over their number, counted from the left, as the
+ * header documents), and the cell a mark lands on there, packed. O(width):
+ * one pass to count the open columns, one to find the drawn one. */
+static inline int32_t ttt__board_random_drop(const ttt__board *board,
+                                             uint64_t *seed)
+{
+    const int16_t *fills = ttt__board_fills(board);
+    int width = board->width, height = board->height;
+    uint32_t open = 0;
+    for (int col = 0; col < width; col++)
+        open += fills[col] < height;
+    uint32_t pick = ttt__random_below(seed, open);
+    int col = 0;
+    for (;; col++) {
+        if (fills[col] < height) {
+            if (pick == 0)
+                break;
+            pick--;
+        }
+    }
+    return TTT__PACK(height - 1 - fills[col], col);
 }
 
 #endif /* TTT_BOARD_H */

@@ -87,9 +87,12 @@ static inline void *carve(carver *carver, size_t count, size_t elem)
 
 /* What the engine needs of a game, copied under its lock. */
 typedef struct snapshot {
-    int32_t n;
+    int32_t n;       /* the width (row stride); a square's side */
     int32_t k;
-    int32_t nn;
+    int32_t nn;      /* width * height */
+    int32_t width;   /* columns */
+    int32_t height;  /* rows */
+    int32_t gravity; /* 1: a mark drops to the lowest empty cell of its column */
     int32_t ply;
     int32_t state;
     int32_t misere;
@@ -105,7 +108,10 @@ static inline void take_snapshot(const ttt_game *game, snapshot *snap)
     snap->n = game->board.n;
     snap->k = game->board.k;
     snap->nn = game->board.nn;
+    snap->width = game->board.width;
+    snap->height = game->board.height;
     ttt__lock(game);
+    snap->gravity = game->board.gravity;
     snap->ply = game->board.nn - game->board.empty_count;
     snap->state = game->state;
     snap->misere = game->misere;

@@ -46,6 +46,8 @@ const char *ttt_strerror(int status)
     case TTT_E_OVERFLOW: return "count overflows 64 bits";
     case TTT_E_IN_LISTENER: return "a listener cannot change its own game";
     case TTT_E_NAME: return "invalid player name (too long, not UTF-8, or control characters)";
+    case TTT_E_FLOATING: return "gravity: the cell is not the lowest empty cell of its column";
+    case TTT_E_COLUMN_FULL: return "gravity: the column is full";
     default: return "unknown error";
     }
 }
@@ -59,19 +61,47 @@ static size_t header_bytes(void)
     return (sizeof(struct ttt_game) + 7) & ~(size_t)7;
 }
 
-static int valid_geometry(int size, int win_length)
+static int valid_side(int side)
 {
-    if (size < TTT_MIN_SIZE || size > TTT_MAX_SIZE)
+    return side >= TTT_MIN_SIZE && side <= TTT_MAX_SIZE;
+}
+
+/* A square's rule (K <= N) is the rectangle's with both sides N. */
+static int valid_geometry(int width, int height, int win_length)
+{
+    if (!valid_side(width) || !valid_side(height))
         return 0;
-    return win_length == 0 || (win_length >= 3 && win_length <= size);
+    int longest = width > height ? width : height;
+    return win_length == 0 || (win_length >= 3 && win_length <= longest);
+}
+
+/* The win length 0 stands for: the shorter side (a square's size). */
+static int actual_k(int width, int height, int win_length)
+{
+    if (win_length != 0)
+        return win_length;
+    return width < height ? width : height;
+}
+
+size_t ttt_game_footprint_rect(int width, int height, int win_length)
+{
+    if (!valid_geometry(width, height, win_length))
+        return 0;
+    return header_bytes() +
+           ttt__board_bytes_rect(width, height,
+                                 actual_k(width, height, win_length));
 }
 
 size_t ttt_game_footprint(int size, int win_length)
 {
-    if (!valid_geometry(size, win_length))
-        return 0;
-    int k = win_length == 0 ? size : win_length;
-    return header_bytes() + ttt__board_bytes(size, k);
+    return ttt_game_footprint_rect(size, size, win_length);
+}
+
+size_t ttt__game_bytes(const ttt_game *game)
+{
+    const ttt__board *board = &game->board;
+    return header_bytes() +
+           ttt__board_bytes_rect(board->width, board->height, board->k);
 }
 
 static void *default_alloc(void *user, size_t size)
@@ -88,58 +118,78 @@ static void default_dealloc(void *user, void *ptr)
 
 static const ttt_allocator malloc_allocator = {default_alloc, default_dealloc, NULL};
 
-/* Lays a fresh game out in mem, which holds ttt_game_footprint bytes. */
-static ttt_game *build_game(void *mem, int size, int k)
+/* Lays a fresh game out in mem, which holds ttt_game_footprint_rect
+ * bytes. */
+static ttt_game *build_game(void *mem, int width, int height, int k)
 {
     ttt_game *game = (ttt_game *)mem;
     memset(game, 0, sizeof *game);
     ttt__lock_init(game);
-    ttt__board_bind(&game->board, size, k, (char *)mem + header_bytes());
+    ttt__board_bind_rect(&game->board, width, height, k,
+                         (char *)mem + header_bytes());
     ttt__board_clear(&game->board);
     game->state = TTT_IN_PROGRESS;
     game->alloc = malloc_allocator;
     return game;
 }
 
-int ttt_game_new_with(int size, int win_length, const ttt_allocator *alloc,
-                      ttt_game **out)
+int ttt_game_new_rect_with(int width, int height, int win_length,
+                           const ttt_allocator *alloc, ttt_game **out)
 {
     if (!out)
         return TTT_E_INVALID;
-    if (!valid_geometry(size, win_length))
+    if (!valid_geometry(width, height, win_length))
         return TTT_E_SIZE;
     if (alloc && (!alloc->alloc || !alloc->dealloc))
         return TTT_E_INVALID;
     if (!alloc)
         alloc = &malloc_allocator;
-    int k = win_length == 0 ? size : win_length;
-    void *mem = alloc->alloc(alloc->user, ttt_game_footprint(size, k));
+    int k = actual_k(width, height, win_length);
+    void *mem =
+        alloc->alloc(alloc->user, ttt_game_footprint_rect(width, height, k));
     if (!mem)
         return TTT_E_NOMEM;
-    ttt_game *game = build_game(mem, size, k);
+    ttt_game *game = build_game(mem, width, height, k);
     game->alloc = *alloc;
     game->owns_memory = 1;
     *out = game;
     return TTT_OK;
 }
 
+int ttt_game_new_rect(int width, int height, int win_length, ttt_game **out)
+{
+    return ttt_game_new_rect_with(width, height, win_length, NULL, out);
+}
+
+int ttt_game_new_with(int size, int win_length, const ttt_allocator *alloc,
+                      ttt_game **out)
+{
+    return ttt_game_new_rect_with(size, size, win_length, alloc, out);
+}
+
 int ttt_game_new(int size, int win_length, ttt_game **out)
 {
-    return ttt_game_new_with(size, win_length, NULL, out);
+    return ttt_game_new_rect_with(size, size, win_length, NULL, out);
+}
+
+int ttt_game_init_rect(void *mem, size_t mem_size, int width, int height,
+                       int win_length, ttt_game **out)
+{
+    if (!mem || !out || (uintptr_t)mem % _Alignof(max_align_t) != 0)
+        return TTT_E_INVALID;
+    if (!valid_geometry(width, height, win_length))
+        return TTT_E_SIZE;
+    int k = actual_k(width, height, win_length);
+    if (mem_size < ttt_game_footprint_rect(width, height, k))
+        return TTT_E_BUFFER;
+    *out = build_game(mem, width, height, k);
+    return TTT_OK;
 }
 
 int ttt_game_init(void *mem, size_t mem_size, int size, int win_length,
                   ttt_game **out)
 {
-    if (!mem || !out || (uintptr_t)mem % _Alignof(max_align_t) != 0)
-        return TTT_E_INVALID;
-    if (!valid_geometry(size, win_length))
-        return TTT_E_SIZE;
-    int k = win_length == 0 ? size : win_length;
-    if (mem_size < ttt_game_footprint(size, k))
-        return TTT_E_BUFFER;
-    *out = build_game(mem, size, k);
-    return TTT_OK;
+    return ttt_game_init_rect(mem, mem_size, size, size, win_length, out);
 }
 
 void ttt_game_free(ttt_game *game)
@@ -162,12 +212,17 @@ static ttt_game *copy_game(void *mem, const ttt_game *game)
     const ttt__board *board = &game->board;
     const size_t skipped = offsetof(struct ttt_game, board);
     memcpy((char *)mem + skipped, (const char *)game + skipped,
-           ttt_game_footprint(board->n, board->k) - skipped);
+           ttt__game_bytes(game) - skipped);
     ttt_game *copy = (ttt_game *)mem;
     ttt__lock_init(copy);
-    ttt__board_bind(&copy->board, board->n, board->k,
-                    (char *)mem + header_bytes());
-    ttt__board_track_live(&copy->board, board->track_live);
+    /* Rebinding points the copy's arrays at its own memory; the flags it
+     * resets come back from the original, the column fills having been
+     * copied with the arrays. */
+    ttt__board_bind_rect(&copy->board, board->width, board->height,
+                         board->k, (char *)mem + header_bytes());
+    copy->board.track_live = board->track_live;
+    copy->board.gravity = board->gravity;
+    copy->board.slow_moves = board->slow_moves;
     copy->owns_memory = 0;
     copy->listener = NULL;
     copy->listener_user = NULL;
@@ -187,8 +242,7 @@ int ttt_game_clone(const ttt_game *game, ttt_game **out)
     if (!game || !out)
         return TTT_E_INVALID;
     /* Size and allocator never change after creation: no lock needed yet. */
-    const ttt__board *board = &game->board;
-    size_t bytes = ttt_game_footprint(board->n, board->k);
+    size_t bytes = ttt__game_bytes(game);
     void *mem = game->alloc.alloc(game->alloc.user, bytes);
     if (!mem)
         return TTT_E_NOMEM;
@@ -316,15 +370,19 @@ int ttt_game_reset(ttt_game *game)
 /* ------------------------------------------------------------------------ */
 /* Rules                                                                     */
 
+static int known_rule(int rule)
+{
+    return rule == TTT_RULE_MISERE || rule == TTT_RULE_EARLY_DRAW ||
+           rule == TTT_RULE_PLY_LIMIT || rule == TTT_RULE_GRAVITY;
+}
+
 int ttt_game_set_rule(ttt_game *game, int rule, int value)
 {
     if (!game)
         return TTT_E_INVALID;
     /* The board's cell count never changes: no lock needed to read it. */
     int max_value = rule == TTT_RULE_PLY_LIMIT ? game->board.nn : 1;
-    if ((rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW &&
-         rule != TTT_RULE_PLY_LIMIT) ||
-        value < 0 || value > max_value)
+    if (!known_rule(rule) || value < 0 || value > max_value)
         return TTT_E_RULE;
     int status = lock_for_change(game);
     if (status != TTT_OK)
@@ -339,6 +397,8 @@ int ttt_game_set_rule(ttt_game *game, int rule, int value)
     } else if (rule == TTT_RULE_EARLY_DRAW) {
         game->early_draw = (int8_t)value;
         ttt__board_track_live(&game->board, value);
+    } else if (rule == TTT_RULE_GRAVITY) {
+        ttt__board_set_gravity(&game->board, value);
     } else {
         game->limit_empty = value == 0 ? 0 : game->board.nn - value;
     }
@@ -350,14 +410,15 @@ int ttt_game_get_rule(const ttt_game *game, int rule, int *value)
 {
     if (!game || !value)
         return TTT_E_INVALID;
-    if (rule != TTT_RULE_MISERE && rule != TTT_RULE_EARLY_DRAW &&
-        rule != TTT_RULE_PLY_LIMIT)
+    if (!known_rule(rule))
         return TTT_E_RULE;
     ttt__lock(game);
     if (rule == TTT_RULE_MISERE)
         *value = game->misere;
     else if (rule == TTT_RULE_EARLY_DRAW)
         *value = game->early_draw;
+    else if (rule == TTT_RULE_GRAVITY)
+        *value = game->board.gravity;
     else
         *value = game->limit_empty == 0 ? 0 : game->board.nn - game->limit_empty;
     ttt__unlock(game);
@@ -379,11 +440,16 @@ static inline int play_locked(ttt_game *game, int mark, int row, int col,
         return TTT_E_MARK;
     if (mark != ttt__mover_at(ply_of(game)))
         return TTT_E_WRONG_TURN;
-    int n = game->board.n;
-    if ((unsigned)row >= (unsigned)n || (unsigned)col >= (unsigned)n)
+    const ttt__board *board = &game->board;
+    if ((unsigned)row >= (unsigned)board->height ||
+        (unsigned)col >= (unsigned)board->n)
         return TTT_E_OFF_BOARD;
-    if (!ttt__board_is_empty(&game->board, row, col))
+    if (!ttt__board_is_empty(board, row, col))
         return TTT_E_OCCUPIED;
+    /* An empty cell under gravity is its column's landing cell or above
+     * it. */
+    if (TTT__RARE(board->gravity) && row != ttt__board_landing_row(board, col))
+        return TTT_E_FLOATING;
     if (game->redo_count) /* a store saved: the lock waits for stores */
         game->redo_count = 0;
     apply_move(game, mark, row, col);
@@ -425,6 +491,52 @@ int ttt_play(ttt_game *game, int mark, int row, int col, int *state)
 int ttt_play_next(ttt_game *game, int row, int col, int *state)
 {
     return play_entry(game, TTT_EMPTY, 1, row, col, state);
+}
+
+/* The row a mark dropped into col would land in, under the lock: the
+ * lowest empty cell of the column, or -1 when the column is full. O(1)
+ * under gravity; without it (where any empty cell is playable) a walk up
+ * the column from the bottom. */
+static int drop_row(const ttt_game *game, int col)
+{
+    const ttt__board *board = &game->board;
+    if (board->gravity)
+        return ttt__board_landing_row(board, col);
+    int row = board->height - 1;
+    while (row >= 0 && !ttt__board_is_empty(board, row, col))
+        row--;
+    return row;
+}
+
+int ttt_drop(ttt_game *game, int col, int *row, int *state)
+{
+    if (!game)
+        return TTT_E_INVALID;
+    pending_event pending;
+    int status = lock_for_change(game);
+    if (status != TTT_OK)
+        return status;
+    int landed = -1;
+    if (game->state != TTT_IN_PROGRESS) {
+        status = TTT_E_GAME_OVER;
+    } else if ((unsigned)col >= (unsigned)game->board.n) {
+        status = TTT_E_OFF_BOARD;
+    } else {
+        landed = drop_row(game, col);
+        status = landed < 0 ? TTT_E_COLUMN_FULL
+                            : play_locked(game, ttt__mover_at(ply_of(game)),
+                                          landed, col, &pending);
+    }
+    int new_state = game->state;
+    ttt__unlock(game);
+    if (status != TTT_OK)
+        return status;
+    if (row)
+        *row = landed;
+    if (state)
+        *state = new_state;
+    deliver(game, &pending);
+    return TTT_OK;
 }
 
 int ttt_play_at(ttt_game *game, int ply, int mark, int row, int col,
@@ -661,7 +773,20 @@ int ttt_redo(ttt_game *game)
 /* Size and win length are fixed at creation, so they need no lock. */
 int ttt_size(const ttt_game *game)
 {
-    return game ? game->board.n : TTT_E_INVALID;
+    if (!game)
+        return TTT_E_INVALID;
+    return game->board.width == game->board.height ? game->board.n
+                                                   : TTT_E_SIZE;
+}
+
+int ttt_width(const ttt_game *game)
+{
+    return game ? game->board.width : TTT_E_INVALID;
+}
+
+int ttt_height(const ttt_game *game)
+{
+    return game ? game->board.height : TTT_E_INVALID;
 }
 
 int ttt_win_length(const ttt_game *game)
@@ -716,7 +841,8 @@ int ttt_cell(const ttt_game *game, int row, int col, int *mark)
     if (!game || !mark)
         return TTT_E_INVALID;
     int n = game->board.n;
-    if ((unsigned)row >= (unsigned)n || (unsigned)col >= (unsigned)n)
+    if ((unsigned)row >= (unsigned)game->board.height ||
+        (unsigned)col >= (unsigned)n)
         return TTT_E_OFF_BOARD;
     ttt__lock(game);
     *mark = ttt__board_mark(&game->board, row * n + col);
@@ -791,28 +917,80 @@ int ttt_board(const ttt_game *game, int8_t *cells, size_t capacity,
     return TTT_OK;
 }
 
+/* Moves the largest of the heap below end, rooted at root, down to its
+ * place. */
+static void sift_down(int32_t *heap, size_t root, size_t end)
+{
+    for (;;) {
+        size_t child = 2 * root + 1;
+        if (child >= end)
+            return;
+        if (child + 1 < end && heap[child + 1] > heap[child])
+            child++;
+        if (heap[root] >= heap[child])
+            return;
+        int32_t held = heap[root];
+        heap[root] = heap[child];
+        heap[child] = held;
+        root = child;
+    }
+}
+
+/* Sorts count cell numbers ascending in place: heapsort, O(count log
+ * count) at worst and no memory beyond the array. */
+static void sort_cells(int32_t *cells, size_t count)
+{
+    for (size_t root = count / 2; root-- > 0;)
+        sift_down(cells, root, count);
+    for (size_t end = count; end-- > 1;) {
+        int32_t largest = cells[0];
+        cells[0] = cells[end];
+        cells[end] = largest;
+        sift_down(cells, 0, end);
+    }
+}
+
 int ttt_legal_moves(const ttt_game *game, int32_t *cells, size_t capacity,
                     size_t *len)
 {
     if (!game || !len || (!cells && capacity > 0))
         return TTT_E_INVALID;
-    int32_t nn = game->board.nn;
+    const ttt__board *board = &game->board;
+    int32_t nn = board->nn;
     ttt__lock(game);
     /* The count and the list come from the same locked moment: a play
      * between two calls could otherwise overrun a capacity sized by the
      * first. */
-    size_t count = game->state == TTT_IN_PROGRESS
-                       ? (size_t)game->board.empty_count
-                       : 0;
+    size_t count = 0;
+    if (game->state != TTT_IN_PROGRESS) {
+        count = 0;
+    } else if (board->gravity) {
+        for (int col = 0; col < board->n; col++)
+            count += ttt__board_landing_row(board, col) >= 0;
+    } else {
+        count = (size_t)board->empty_count;
+    }
     if (capacity < count) {
         ttt__unlock(game);
         *len = count;
         return TTT_E_BUFFER;
     }
     size_t written = 0;
-    for (int32_t cell = 0; written < count && cell < nn; cell++)
-        if (ttt__board_mark(&game->board, cell) == TTT_EMPTY)
-            cells[written++] = cell;
+    if (board->gravity && count > 0) {
+        /* Landing cells come column by column; the caller wants them by
+         * cell number (higher rows first). Sorting them in the caller's
+         * array itself needs no memory of ours. */
+        for (int col = 0; col < board->n; col++) {
+            int row = ttt__board_landing_row(board, col);
+            if (row >= 0)
+                cells[written++] = row * board->n + col;
+        }
+        sort_cells(cells, written);
+    } else {
+        for (int32_t cell = 0; written < count && cell < nn; cell++)
+            if (ttt__board_mark(board, cell) == TTT_EMPTY)
+                cells[written++] = cell;
+    }
     ttt__unlock(game);
     *len = written;
     return TTT_OK;

@@ -285,7 +285,12 @@ static inline void apply_move(ttt_game *game, int mark, int row, int col)
         game->state = TTT_DRAW; /* limit_empty is 0 without a ply limit */
 }
 
-/* Copies game, which the caller holds locked, into mem (its footprint's
+/* The bytes of game's block: its footprint, from its own geometry (use this
+ * rather than ttt_game_footprint, which takes a square's size). Size and
+ * win length never change, so no lock is needed. */
+size_t ttt__game_bytes(const ttt_game *game);
+
+/* Copies game, which the caller holds locked, into mem (ttt__game_bytes
  * bytes): a game of its own, with a free lock and no listener. */
 ttt_game *ttt__game_copy(void *mem, const ttt_game *game);
 

@@ -188,15 +188,24 @@ static void put_number(sink *s, int value)
     put(s, digits + sizeof digits - count, count);
 }
 
-static const char *rules_name(int misere, int early_draw)
+/* Every rules value, indexed by misere + 2 * early_draw + 4 * gravity: the
+ * words of the rules in force joined by "+" in that order, or "classic".
+ * The first four are 1.2's, unchanged. */
+static const char *const rules_spellings[8] = {
+    "classic",
+    "misere",
+    "early-draw",
+    "misere+early-draw",
+    "gravity",
+    "misere+gravity",
+    "early-draw+gravity",
+    "misere+early-draw+gravity",
+};
+
+static const char *rules_name(int misere, int early_draw, int gravity)
 {
-    if (misere && early_draw)
-        return "misere+early-draw";
-    if (misere)
-        return "misere";
-    if (early_draw)
-        return "early-draw";
-    return "classic";
+    return rules_spellings[(misere != 0) + 2 * (early_draw != 0) +
+                           4 * (gravity != 0)];
 }
 
 /* Writes " x=" or " o=" and the quoted name, if the side has one. */
@@ -231,12 +240,20 @@ static void write_record(const ttt_game *game, sink *s)
     const ttt__board *board = &game->board;
     int plies = board->nn - board->empty_count;
 
-    put_str(s, "ttt/1 n=");
-    put_number(s, board->n);
+    /* A square keeps 1.2's n=N, so its records stay byte for byte. */
+    if (board->width == board->height) {
+        put_str(s, "ttt/1 n=");
+        put_number(s, board->n);
+    } else {
+        put_str(s, "ttt/1 w=");
+        put_number(s, board->width);
+        put_str(s, " h=");
+        put_number(s, board->height);
+    }
     put_str(s, " k=");
     put_number(s, board->k);
     put_str(s, " rules=");
-    put_str(s, rules_name(game->misere, game->early_draw));
+    put_str(s, rules_name(game->misere, game->early_draw, board->gravity));
     if (game->limit_empty != 0) {
         put_str(s, " limit=");
         put_number(s, board->nn - game->limit_empty);
@@ -365,25 +382,20 @@ static int read_choice(reader *r, const char *const *literals, size_t count)
 /* Reads the rules value and the space after it. Each spelling is tried whole
  * so the error lands where the text leaves the closest one
  * ("misere+misere" fails at the second 'm'). */
-static int read_rules(reader *r, int *misere, int *early_draw)
+static int read_rules(reader *r, int *misere, int *early_draw, int *gravity)
 {
-    static const struct {
-        const char *text;
-        int misere, early_draw;
-    } spellings[] = {
-        {"classic ", 0, 0},
-        {"misere ", 1, 0},
-        {"early-draw ", 0, 1},
-        {"misere+early-draw ", 1, 1},
-    };
     size_t best = 0;
 
-    for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
-        size_t n = matching(r, spellings[i].text);
-        if (spellings[i].text[n] == '\0') {
-            r->pos += n;
-            *misere = spellings[i].misere;
-            *early_draw = spellings[i].early_draw;
+    for (int i = 0; i < 8; i++) {
+        const char *text = rules_spellings[i];
+        size_t n = matching(r, text);
+        size_t text_len = strlen(text);
+        /* The spelling, then the space that ends the field. */
+        if (n == text_len && r->pos + n < r->len && r->text[r->pos + n] == ' ') {
+            r->pos += n + 1;
+            *misere = i & 1;
+            *early_draw = (i >> 1) & 1;
+            *gravity = (i >> 2) & 1;
             return TTT_OK;
         }
         if (n > best)
@@ -540,35 +552,73 @@ static int read_extras(reader *r, ttt_game *game, size_t *where)
 
 /* Parses the whole record into *game (which the caller frees on failure)
  * and sets *where to the offset of the first problem. */
+/* Reads a board side at the reader: TTT_E_SIZE (the reader on its first
+ * digit) if it is out of range. */
+static int read_side(reader *r, int *side)
+{
+    size_t at = r->pos;
+    int status = read_number(r, side);
+    if (status == TTT_OK && (*side < TTT_MIN_SIZE || *side > TTT_MAX_SIZE)) {
+        r->pos = at;
+        return TTT_E_SIZE;
+    }
+    return status;
+}
+
+/* Reads the geometry fields: "n=N" for a square (1.2's form) or
+ * "w=W h=H" for a rectangle, then " k=K". A rectangle with equal sides is
+ * a square written the other way, not canonical: TTT_E_PARSE at its h. */
+static int read_geometry(reader *r, int *width, int *height, int *k)
+{
+    static const char *const starts[] = {"ttt/1 n=", "ttt/1 w="};
+    int form = read_choice(r, starts, 2);
+    if (form < 0)
+        return TTT_E_PARSE;
+    int status = read_side(r, width);
+    if (status != TTT_OK)
+        return status;
+    *height = *width;
+    if (form == 1) {
+        status = expect(r, " h=");
+        size_t h_at = r->pos;
+        if (status == TTT_OK)
+            status = read_side(r, height);
+        if (status != TTT_OK)
+            return status;
+        if (*height == *width) {
+            r->pos = h_at;
+            return TTT_E_PARSE;
+        }
+    }
+    status = expect(r, " k=");
+    size_t k_at = r->pos;
+    if (status == TTT_OK)
+        status = read_number(r, k);
+    /* k = 0 would mean "the shorter side" to the constructors, but it
+     * would save back as the actual k, so it is not canonical. */
+    int longest = *width > *height ? *width : *height;
+    if (status == TTT_OK && (*k < TTT_MIN_SIZE || *k > longest)) {
+        r->pos = k_at;
+        return TTT_E_SIZE;
+    }
+    return status;
+}
+
 static int read_record(reader *r, const ttt_allocator *alloc,
                        ttt_game **game, size_t *where)
 {
-    int n, k, misere, early_draw, limit, status;
-    size_t n_at, k_at, move_at;
+    int width, height, k, misere, early_draw, gravity, limit, status;
+    size_t move_at;
 
-    status = expect(r, "ttt/1 n=");
-    n_at = r->pos;
-    if (status == TTT_OK)
-        status = read_number(r, &n);
-    if (status == TTT_OK && (n < TTT_MIN_SIZE || n > TTT_MAX_SIZE)) {
-        *where = n_at;
-        return TTT_E_SIZE;
-    }
-    if (status == TTT_OK)
-        status = expect(r, " k=");
-    k_at = r->pos;
-    if (status == TTT_OK)
-        status = read_number(r, &k);
-    /* k = 0 would mean "k = n" to ttt_game_new_with, but it would save back
-     * as the actual k, so it is not canonical. */
-    if (status == TTT_OK && (k < TTT_MIN_SIZE || k > n)) {
-        *where = k_at;
-        return TTT_E_SIZE;
+    status = read_geometry(r, &width, &height, &k);
+    if (status == TTT_E_SIZE) {
+        *where = r->pos;
+        return status;
     }
     if (status == TTT_OK)
         status = expect(r, " rules=");
     if (status == TTT_OK)
-        status = read_rules(r, &misere, &early_draw);
+        status = read_rules(r, &misere, &early_draw, &gravity);
     /* The ply limit, if any, comes between the rules and the moves. */
     limit = 0;
     if (status == TTT_OK && r->pos < r->len && r->text[r->pos] == 'l') {
@@ -576,8 +626,9 @@ static int read_record(reader *r, const ttt_allocator *alloc,
         size_t limit_at = r->pos;
         if (status == TTT_OK)
             status = read_number_to(r, TTT_MAX_SIZE * TTT_MAX_SIZE, &limit);
-        /* 0 and n * n would mean no limit, which is written as no field. */
-        if (status == TTT_OK && (limit < 1 || limit >= n * n)) {
+        /* 0 and the cell count would mean no limit, which is written as
+         * no field. */
+        if (status == TTT_OK && (limit < 1 || limit >= width * height)) {
             *where = limit_at;
             return TTT_E_RULE;
         }
@@ -591,15 +642,18 @@ static int read_record(reader *r, const ttt_allocator *alloc,
         return status;
     }
 
-    status = ttt_game_new_with(n, k, alloc, game);
+    status = ttt_game_new_rect_with(width, height, k, alloc, game);
     if (status == TTT_OK)
         status = ttt_game_set_rule(*game, TTT_RULE_MISERE, misere);
     if (status == TTT_OK)
         status = ttt_game_set_rule(*game, TTT_RULE_EARLY_DRAW, early_draw);
     if (status == TTT_OK)
+        status = ttt_game_set_rule(*game, TTT_RULE_GRAVITY, gravity);
+    if (status == TTT_OK)
         status = ttt_game_set_rule(*game, TTT_RULE_PLY_LIMIT, limit);
     if (status != TTT_OK) {
-        *where = status == TTT_E_SIZE ? n_at : r->pos;
+        /* Geometry and rules were checked above: only memory can fail. */
+        *where = r->pos;
         return status;
     }
 

@@ -10,6 +10,15 @@
  * shared with the board, so the random player plays the same moves one call
  * at a time or a whole game at once. */
 
+/* The random player's move on a game in progress: a random empty cell, or
+ * under gravity a random open column's landing cell. */
+static inline int32_t random_move_cell(const ttt__board *board, uint64_t *seed)
+{
+    if (TTT__RARE(board->gravity))
+        return ttt__board_random_drop(board, seed);
+    return ttt__board_random_cell(board, seed);
+}
+
 int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
 {
     if (!game || !seed || !row || !col)
@@ -20,7 +29,7 @@ int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
         ttt__unlock(game);
         return TTT_E_GAME_OVER;
     }
-    int32_t packed = ttt__board_random_cell(&game->board, &rng);
+    int32_t packed = random_move_cell(&game->board, &rng);
     ttt__unlock(game);
     *seed = rng;
     *row = TTT__ROW(packed);
@@ -36,11 +45,11 @@ int ttt_random_move(const ttt_game *game, uint64_t *seed, int *row, int *col)
 static void play_out_quietly(ttt_game *game, uint64_t *rng)
 {
     game->redo_count = 0;
-    if (game->early_draw || game->limit_empty) {
-        /* The board sees neither an early draw nor the ply limit: a move
-         * at a time. */
+    if (game->early_draw || game->limit_empty || game->board.gravity) {
+        /* The board sees neither an early draw nor the ply limit, and
+         * fills any empty cell: a move at a time. */
         do {
-            int32_t packed = ttt__board_random_cell(&game->board, rng);
+            int32_t packed = random_move_cell(&game->board, rng);
             apply_move(game, ttt__mover_at(ply_of(game)), TTT__ROW(packed),
                        TTT__COL(packed));
         } while (game->state == TTT_IN_PROGRESS);
@@ -74,7 +83,7 @@ int ttt_random_playout(ttt_game *game, uint64_t *seed, int *state)
          * played without events (and without letting go of the lock). */
         game->redo_count = 0;
         do {
-            int32_t packed = ttt__board_random_cell(&game->board, &rng);
+            int32_t packed = random_move_cell(&game->board, &rng);
             int mark = ttt__mover_at(ply_of(game));
             apply_move(game, mark, TTT__ROW(packed), TTT__COL(packed));
             capture(game, &pending, TTT_EVENT_PLAY, mark, TTT__ROW(packed),
@@ -124,7 +133,7 @@ int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
          * the lock, so the game may have ended meanwhile: look again. */
         ttt__unlock(game);
         size_t align = _Alignof(max_align_t);
-        size_t bytes = ttt_game_footprint(game->board.n, game->board.k);
+        size_t bytes = ttt__game_bytes(game);
         bytes = (bytes + align - 1) / align * align; /* the second copy's start */
         char *mem = game->alloc.alloc(game->alloc.user, 2 * bytes);
         if (!mem)

@@ -129,7 +129,7 @@ static void test_version(void **state)
     (void)state;
     char expect[32];
     assert_int_equal(ttt_version(), TTT_VERSION_NUMBER);
-    assert_int_equal(TTT_VERSION_NUMBER, 10200);
+    assert_int_equal(TTT_VERSION_NUMBER, 10300);
     snprintf(expect, sizeof expect, "%d.%d.%d", TTT_VERSION_MAJOR,
              TTT_VERSION_MINOR, TTT_VERSION_PATCH);
     assert_non_null(ttt_version_string());
@@ -145,10 +145,10 @@ static void test_strerror(void **state)
         TTT_E_GAME_OVER, TTT_E_NO_UNDO,    TTT_E_NO_REDO,    TTT_E_RULE,
         TTT_E_RULES_LOCKED, TTT_E_PARSE,   TTT_E_BUFFER,     TTT_E_NO_LINE,
         TTT_E_RANGE,    TTT_E_STALE,       TTT_E_BUDGET,     TTT_E_OVERFLOW,
-        TTT_E_IN_LISTENER,
+        TTT_E_IN_LISTENER, TTT_E_NAME,     TTT_E_FLOATING,   TTT_E_COLUMN_FULL,
     };
     const size_t n = sizeof codes / sizeof codes[0];
-    /* The codes themselves are fixed values 0, -1, ..., -20. */
+    /* The codes themselves are fixed values 0, -1, ..., -23. */
     for (size_t i = 0; i < n; i++) {
         assert_int_equal(codes[i], -(int)i);
     }
@@ -161,7 +161,7 @@ static void test_strerror(void **state)
             assert_string_not_equal(m, ttt_strerror(codes[j]));
         }
     }
-    static const int unknown[] = {INT_MIN, 1, 12345, -1000, INT_MAX, 4, 100};
+    static const int unknown[] = {INT_MIN, 1, 12345, -1000, INT_MAX, 4, 100, -24};
     for (size_t i = 0; i < sizeof unknown / sizeof unknown[0]; i++) {
         const char *m = ttt_strerror(unknown[i]);
         assert_non_null(m);
@@ -477,7 +477,7 @@ static void test_rules_api(void **state)
     int v = SENTINEL;
 
     take(g, &before);
-    static const int unknown_rules[] = {0, 4, -1, 5, INT_MIN, INT_MAX};
+    static const int unknown_rules[] = {0, 5, -1, 6, INT_MIN, INT_MAX};
     for (size_t i = 0; i < sizeof unknown_rules / sizeof unknown_rules[0]; i++) {
         assert_int_equal(ttt_game_set_rule(g, unknown_rules[i], 0), TTT_E_RULE);
         assert_int_equal(ttt_game_set_rule(g, unknown_rules[i], 1), TTT_E_RULE);

@@ -513,6 +513,63 @@ static void test_load_round_trip(void **state)
     }
 }
 
+/* Canonical records load and save back byte for byte: those 1.2 wrote
+ * (n=N, its rules words) and, since 1.3, rectangles (w=W h=H) and every
+ * rules combination with gravity. Each is checked against what it must
+ * mean, so a loader that read w and h the wrong way round would fail. */
+static void test_load_save_exact_1_3(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int width, height, k, misere, early_draw, gravity, ply, state;
+    } records[] = {
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n", 3, 3, 3, 0, 0, 0, 3,
+         TTT_IN_PROGRESS},
+        {"ttt/1 n=4 k=3 rules=misere+early-draw limit=9 moves=a1 x=\"A\"\n", 4,
+         4, 3, 1, 1, 0, 1, TTT_IN_PROGRESS},
+        {"ttt/1 w=7 h=6 k=4 rules=gravity moves=d6,d5,e6,e5,f6,f5,g6\n", 7, 6,
+         4, 0, 0, 1, 7, TTT_X_WON},
+        {"ttt/1 w=5 h=3 k=3 rules=classic moves=a1,e3\n", 5, 3, 3, 0, 0, 0, 2,
+         TTT_IN_PROGRESS},
+        {"ttt/1 w=3 h=5 k=5 rules=misere moves=-\n", 3, 5, 5, 1, 0, 0, 0,
+         TTT_IN_PROGRESS},
+        {"ttt/1 n=4 k=4 rules=gravity moves=a4,b4,a3 end=resign-o\n", 4, 4, 4, 0,
+         0, 1, 3, TTT_X_WON},
+        {"ttt/1 w=4 h=3 k=3 rules=misere+gravity moves=a3\n", 4, 3, 3, 1, 0, 1,
+         1, TTT_IN_PROGRESS},
+        {"ttt/1 w=4 h=3 k=3 rules=early-draw+gravity limit=5 moves=a3\n", 4, 3,
+         3, 0, 1, 1, 1, TTT_IN_PROGRESS},
+        {"ttt/1 w=1024 h=3 k=3 rules=misere+early-draw+gravity moves=amj3\n",
+         1024, 3, 3, 1, 1, 1, 1, TTT_IN_PROGRESS},
+    };
+    for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
+        ttt_game *game = NULL;
+        assert_int_equal(load_text(records[i].text, &game, NULL), TTT_OK);
+        int value = -1;
+        assert_int_equal(ttt_width(game), records[i].width);
+        assert_int_equal(ttt_height(game), records[i].height);
+        assert_int_equal(ttt_size(game), records[i].width == records[i].height
+                                             ? records[i].width
+                                             : TTT_E_SIZE);
+        assert_int_equal(ttt_win_length(game), records[i].k);
+        assert_int_equal(ttt_game_get_rule(game, TTT_RULE_MISERE, &value), TTT_OK);
+        assert_int_equal(value, records[i].misere);
+        assert_int_equal(ttt_game_get_rule(game, TTT_RULE_EARLY_DRAW, &value), TTT_OK);
+        assert_int_equal(value, records[i].early_draw);
+        assert_int_equal(ttt_game_get_rule(game, TTT_RULE_GRAVITY, &value), TTT_OK);
+        assert_int_equal(value, records[i].gravity);
+        assert_int_equal(ttt_ply(game), records[i].ply);
+        assert_int_equal(ttt_state(game), records[i].state);
+        char saved[256];
+        size_t len = 0;
+        assert_int_equal(ttt_game_save(game, saved, sizeof saved, &len), TTT_OK);
+        assert_int_equal(len, strlen(records[i].text));
+        assert_string_equal(saved, records[i].text);
+        ttt_game_free(game);
+    }
+}
+
 static void test_load_drops_redo_stack(void **state)
 {
     (void)state;
@@ -610,9 +667,33 @@ static void test_load_rejects_malformed(void **state)
         {"ttt/1 n=3 k=3 rules=mis\xc3\xa8" "re moves=-\n", TTT_E_PARSE, 23},
         {"ttt/1 n=3 k=3 rules=classic+misere moves=-\n", TTT_E_PARSE, 27},
         {"ttt/1 n=3 k=3 rules=misere+misere moves=-\n", TTT_E_PARSE, 27},
-        {"ttt/1 n=3 k=3 rules=early-draw+misere moves=-\n", TTT_E_PARSE, 30},
+        /* Since 1.3 "early-draw+" and "misere+early-draw+" can go on
+         * (to "+gravity"): the first bad byte is the 'm' after the '+'. */
+        {"ttt/1 n=3 k=3 rules=early-draw+misere moves=-\n", TTT_E_PARSE, 31},
         {"ttt/1 n=3 k=3 rules=misere+early-draw+misere moves=-\n",
-         TTT_E_PARSE, 37},
+         TTT_E_PARSE, 38},
+        {"ttt/1 n=3 k=3 rules=gravity+misere moves=-\n", TTT_E_PARSE, 27},
+        {"ttt/1 n=3 k=3 rules=gravity+early-draw moves=-\n", TTT_E_PARSE, 27},
+        {"ttt/1 n=3 k=3 rules=early-draw+gravit moves=-\n", TTT_E_PARSE, 37},
+        {"ttt/1 n=3 k=3 rules=misere+gravity+early-draw moves=-\n",
+         TTT_E_PARSE, 34},
+        /* rectangles (since 1.3): w=W h=H in place of n=N */
+        {"ttt/1 w=7 k=4 rules=gravity moves=-\n", TTT_E_PARSE, 10},
+        {"ttt/1 w=7 h=7 k=4 rules=classic moves=-\n", TTT_E_PARSE, 12},
+        {"ttt/1 w=7 h=2 k=4 rules=classic moves=-\n", TTT_E_SIZE, 12},
+        {"ttt/1 w=1025 h=6 k=4 rules=classic moves=-\n", TTT_E_SIZE, 8},
+        {"ttt/1 w=7 h=1025 k=4 rules=classic moves=-\n", TTT_E_SIZE, 12},
+        {"ttt/1 w=7 h=6 k=8 rules=classic moves=-\n", TTT_E_SIZE, 16},
+        {"ttt/1 w=7 h=6 k=0 rules=classic moves=-\n", TTT_E_SIZE, 16},
+        {"ttt/1 w=07 h=6 k=4 rules=classic moves=-\n", TTT_E_PARSE, 9},
+        {"ttt/1 h=6 w=7 k=4 rules=classic moves=-\n", TTT_E_PARSE, 6},
+        {"ttt/1 n=7 h=6 k=4 rules=classic moves=-\n", TTT_E_PARSE, 10},
+        {"ttt/1 w=7 h=6 k=4 rules=classic limit=42 moves=-\n", TTT_E_RULE, 38},
+        {"ttt/1 w=7 h=6 k=4 rules=gravity moves=a1\n", TTT_E_FLOATING, 38},
+        {"ttt/1 w=7 h=6 k=4 rules=gravity moves=a6,a6\n", TTT_E_OCCUPIED, 41},
+        {"ttt/1 w=7 h=6 k=4 rules=gravity moves=h6\n", TTT_E_OFF_BOARD, 38},
+        {"ttt/1 w=7 h=6 k=4 rules=classic moves=a7\n", TTT_E_OFF_BOARD, 38},
+        {"ttt/1 w=3 h=5 k=4 rules=classic moves=d1\n", TTT_E_OFF_BOARD, 38},
         {"ttt/1 n=3 k=3 rules=misere,early-draw moves=-\n", TTT_E_PARSE, 26},
         {"ttt/1 n=3 k=3 rules=misere+ moves=-\n", TTT_E_PARSE, 27},
         /* moves */
@@ -691,6 +772,9 @@ static void test_load_rejects_every_prefix(void **state)
         "ttt/1 n=10 k=10 rules=misere+early-draw moves=b1,b10,j10,a1\n",
         "ttt/1 n=12 k=5 rules=early-draw moves=-\n",
         "ttt/1 n=1024 k=3 rules=misere moves=aa1,amj1024,a1000\n",
+        "ttt/1 w=7 h=6 k=4 rules=gravity moves=d6,d5,c6\n",
+        "ttt/1 w=3 h=10 k=3 rules=misere+early-draw+gravity moves=b10,b9\n",
+        "ttt/1 w=12 h=3 k=5 rules=early-draw moves=l3,a1\n",
     };
     for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
         size_t len = strlen(records[i]);
@@ -805,6 +889,7 @@ int main(void)
         cmocka_unit_test(test_save_buffer),
         cmocka_unit_test(test_load_exact),
         cmocka_unit_test(test_load_round_trip),
+        cmocka_unit_test(test_load_save_exact_1_3),
         cmocka_unit_test(test_load_drops_redo_stack),
         cmocka_unit_test(test_load_huge_record),
         cmocka_unit_test(test_load_rejects_malformed),

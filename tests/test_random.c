@@ -1,4 +1,4 @@
-/* test_random.c - randomized differential test: seeded random games checked call by call against a naive model. */
+/* test_random.c - randomized differential test: seeded random games (squares, W x H rectangles, gravity) checked call by call against a naive model. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -54,7 +54,7 @@ static int rng_below(rng *r, int n)
 /* ------------------------------------------------------------------------ */
 
 typedef struct model {
-    int n, k, misere, early;
+    int w, h, k, misere, early, gravity; /* w columns, h rows */
     int8_t b[MAXCELLS];
     int hist[MAXCELLS][2];
     int ply;
@@ -72,7 +72,7 @@ static int count_window(const model *m, int r, int c, int d, int mark)
     int count = 0;
     for (int i = 0; i < m->k; i++) {
         int rr = r + i * dirs[d][0], cc = c + i * dirs[d][1];
-        if (m->b[rr * m->n + cc] == mark) {
+        if (m->b[rr * m->w + cc] == mark) {
             count++;
         }
     }
@@ -82,14 +82,14 @@ static int count_window(const model *m, int r, int c, int d, int mark)
 static int window_fits(const model *m, int r, int c, int d)
 {
     int r1 = r + (m->k - 1) * dirs[d][0], c1 = c + (m->k - 1) * dirs[d][1];
-    return r1 >= 0 && r1 < m->n && c1 >= 0 && c1 < m->n;
+    return r1 >= 0 && r1 < m->h && c1 >= 0 && c1 < m->w;
 }
 
 /* Does mark fill some window of k cells? Full rescan. */
 static int model_has_line(const model *m, int mark)
 {
-    for (int r = 0; r < m->n; r++) {
-        for (int c = 0; c < m->n; c++) {
+    for (int r = 0; r < m->h; r++) {
+        for (int c = 0; c < m->w; c++) {
             for (int d = 0; d < 4; d++) {
                 if (window_fits(m, r, c, d) && count_window(m, r, c, d, mark) == m->k) {
                     return 1;
@@ -103,8 +103,8 @@ static int model_has_line(const model *m, int mark)
 /* Does every window hold both marks? Full rescan. */
 static int model_all_blocked(const model *m)
 {
-    for (int r = 0; r < m->n; r++) {
-        for (int c = 0; c < m->n; c++) {
+    for (int r = 0; r < m->h; r++) {
+        for (int c = 0; c < m->w; c++) {
             for (int d = 0; d < 4; d++) {
                 if (window_fits(m, r, c, d) &&
                     (count_window(m, r, c, d, TTT_X) == 0 ||
@@ -128,7 +128,7 @@ static int model_eval(const model *m)
     if (o) {
         return m->misere ? TTT_X_WON : TTT_O_WON;
     }
-    if (m->ply == m->n * m->n) {
+    if (m->ply == m->w * m->h) {
         return TTT_DRAW;
     }
     if (m->early && model_all_blocked(m)) {
@@ -158,18 +158,33 @@ static int model_play_code(const model *m, int mark, int r, int c)
     if (mark != mover_at(m->ply)) {
         return TTT_E_WRONG_TURN;
     }
-    if (r < 0 || r >= m->n || c < 0 || c >= m->n) {
+    if (r < 0 || r >= m->h || c < 0 || c >= m->w) {
         return TTT_E_OFF_BOARD;
     }
-    if (m->b[r * m->n + c] != TTT_EMPTY) {
+    if (m->b[r * m->w + c] != TTT_EMPTY) {
         return TTT_E_OCCUPIED;
+    }
+    /* Gravity, read off the board: an empty cell over an empty cell floats. */
+    if (m->gravity && r + 1 < m->h && m->b[(r + 1) * m->w + c] == TTT_EMPTY) {
+        return TTT_E_FLOATING;
     }
     return TTT_OK;
 }
 
+/* The row a mark dropped into column c lands in, by a walk up the column
+ * from the bottom, or -1 if it is full. */
+static int model_drop_row(const model *m, int c)
+{
+    int r = m->h - 1;
+    while (r >= 0 && m->b[r * m->w + c] != TTT_EMPTY) {
+        r--;
+    }
+    return r;
+}
+
 static void model_place(model *m, int r, int c)
 {
-    m->b[r * m->n + c] = (int8_t)mover_at(m->ply);
+    m->b[r * m->w + c] = (int8_t)mover_at(m->ply);
     m->hist[m->ply][0] = r;
     m->hist[m->ply][1] = c;
     m->ply++;
@@ -254,16 +269,32 @@ static void compare(harness *h, const ttt_game *g)
     CHECK_EQ(h, ttt_to_move(g), model_to_move(m));
     CHECK_EQ(h, ttt_ply(g), m->ply);
     CHECK_EQ(h, ttt_redo_count(g), m->nredo);
-    CHECK_EQ(h, ttt_size(g), m->n);
+    CHECK_EQ(h, ttt_size(g), m->w == m->h ? m->w : TTT_E_SIZE);
+    CHECK_EQ(h, ttt_width(g), m->w);
+    CHECK_EQ(h, ttt_height(g), m->h);
     CHECK_EQ(h, ttt_win_length(g), m->k);
 
     int8_t cells[MAXCELLS];
     size_t len = 0;
     CHECK_EQ(h, ttt_board(g, cells, sizeof cells, &len), TTT_OK);
-    CHECK_EQ(h, len, (size_t)(m->n * m->n));
-    for (int i = 0; i < m->n * m->n; i++) {
+    CHECK_EQ(h, len, (size_t)(m->w * m->h));
+    for (int i = 0; i < m->w * m->h; i++) {
         CHECK_EQ(h, cells[i], m->b[i]);
     }
+
+    /* The legal moves: every cell ttt_play would take, ascending. */
+    int32_t legal[MAXCELLS];
+    size_t legal_len = 0, want_len = 0;
+    CHECK_EQ(h, ttt_legal_moves(g, legal, sizeof legal / sizeof legal[0], &legal_len),
+             TTT_OK);
+    for (int i = 0; i < m->w * m->h; i++) {
+        if (model_play_code(m, model_to_move(m), i / m->w, i % m->w) == TTT_OK) {
+            CHECK_EQ(h, want_len < legal_len, 1);
+            CHECK_EQ(h, legal[want_len], i);
+            want_len++;
+        }
+    }
+    CHECK_EQ(h, legal_len, want_len);
 
     /* The reported line: in the first direction (row, column, diagonal,
      * anti-diagonal) where the last move makes a run of at least k, a
@@ -277,21 +308,21 @@ static void compare(harness *h, const ttt_game *g)
     }
     CHECK_EQ(h, status, TTT_OK);
     int lr = m->hist[m->ply - 1][0], lc = m->hist[m->ply - 1][1];
-    int mark = m->b[lr * m->n + lc];
+    int mark = m->b[lr * m->w + lc];
     int d = 0, lo = 0, hi = 0;
     for (; d < 4; d++) {
         lo = 0;
         hi = 0;
         for (;;) {
             int rr = lr - (lo + 1) * dirs[d][0], cc = lc - (lo + 1) * dirs[d][1];
-            if (rr < 0 || rr >= m->n || cc < 0 || cc >= m->n || m->b[rr * m->n + cc] != mark) {
+            if (rr < 0 || rr >= m->h || cc < 0 || cc >= m->w || m->b[rr * m->w + cc] != mark) {
                 break;
             }
             lo++;
         }
         for (;;) {
             int rr = lr + (hi + 1) * dirs[d][0], cc = lc + (hi + 1) * dirs[d][1];
-            if (rr < 0 || rr >= m->n || cc < 0 || cc >= m->n || m->b[rr * m->n + cc] != mark) {
+            if (rr < 0 || rr >= m->h || cc < 0 || cc >= m->w || m->b[rr * m->w + cc] != mark) {
                 break;
             }
             hi++;
@@ -348,8 +379,24 @@ static void check_event(harness *h, int before, int kind, int mark, int r, int c
 static int random_empty(harness *h, int *r, int *c)
 {
     const model *m = &h->m;
-    int nn = m->n * m->n;
+    int nn = m->w * m->h;
     if (m->ply == nn) {
+        return 0;
+    }
+    /* Under gravity, the landing cell of a random open column. */
+    if (m->gravity) {
+        int open = 0;
+        for (int col = 0; col < m->w; col++) {
+            open += model_drop_row(m, col) >= 0;
+        }
+        int pick = rng_below(&h->r, open);
+        for (int col = 0; col < m->w; col++) {
+            if (model_drop_row(m, col) >= 0 && pick-- == 0) {
+                *r = model_drop_row(m, col);
+                *c = col;
+                return 1;
+            }
+        }
         return 0;
     }
     /* Half the time, near one of the mover's own marks, so lines form. */
@@ -361,7 +408,7 @@ static int random_empty(harness *h, int *r, int *c)
             dist = -dist;
         }
         int rr = m->hist[own][0] + dist * dirs[d][0], cc = m->hist[own][1] + dist * dirs[d][1];
-        if (rr >= 0 && rr < m->n && cc >= 0 && cc < m->n && m->b[rr * m->n + cc] == TTT_EMPTY) {
+        if (rr >= 0 && rr < m->h && cc >= 0 && cc < m->w && m->b[rr * m->w + cc] == TTT_EMPTY) {
             *r = rr;
             *c = cc;
             return 1;
@@ -370,18 +417,19 @@ static int random_empty(harness *h, int *r, int *c)
     int pick = rng_below(&h->r, nn - m->ply);
     for (int i = 0; i < nn; i++) {
         if (m->b[i] == TTT_EMPTY && pick-- == 0) {
-            *r = i / m->n;
-            *c = i % m->n;
+            *r = i / m->w;
+            *c = i % m->w;
             return 1;
         }
     }
     return 0;
 }
 
-static int random_coord(harness *h)
+/* A row (below h->m.h) or column (below h->m.w) index, now and then off
+ * the board. */
+static int random_index(harness *h, int n)
 {
     static const int odd[] = {-1, INT_MIN, INT_MAX, -2};
-    int n = h->m.n;
     switch (rng_below(&h->r, 8)) {
     case 0:
         return odd[rng_below(&h->r, 4)];
@@ -390,6 +438,16 @@ static int random_coord(harness *h)
     default:
         return rng_below(&h->r, n);
     }
+}
+
+static int random_row(harness *h)
+{
+    return random_index(h, h->m.h);
+}
+
+static int random_col(harness *h)
+{
+    return random_index(h, h->m.w);
 }
 
 static int random_mark(harness *h)
@@ -433,7 +491,7 @@ static void do_play_at(harness *h)
         r = m->hist[ply][0];
         c = m->hist[ply][1];
         if (rng_below(&h->r, 3) == 0) {
-            c = (c + 1) % m->n;
+            c = (c + 1) % m->w;
         }
         if (rng_below(&h->r, 5) == 0) {
             mark = -mark;
@@ -444,8 +502,8 @@ static void do_play_at(harness *h)
             ply = rng_below(&h->r, 4) == 0 ? INT_MIN : -1 - rng_below(&h->r, 3);
         }
         mark = rng_below(&h->r, 5) ? mover_at(m->ply) : -mover_at(m->ply);
-        r = random_coord(h);
-        c = random_coord(h);
+        r = random_row(h);
+        c = random_col(h);
         if (rng_below(&h->r, 2) && random_empty(h, &r, &c)) {
             /* r, c now an empty cell */
         }
@@ -492,9 +550,9 @@ static void do_undo(harness *h)
     CHECK_EQ(h, ttt_undo(h->g), TTT_OK);
     m->ply--;
     int r = m->hist[m->ply][0], c = m->hist[m->ply][1];
-    int mark = m->b[r * m->n + c];
+    int mark = m->b[r * m->w + c];
     CHECK_EQ(h, mark, mover_at(m->ply));
-    m->b[r * m->n + c] = TTT_EMPTY;
+    m->b[r * m->w + c] = TTT_EMPTY;
     m->redo[m->nredo][0] = r;
     m->redo[m->nredo][1] = c;
     m->nredo++;
@@ -517,7 +575,10 @@ static void do_redo(harness *h)
     m->nredo--;
     int r = m->redo[m->nredo][0], c = m->redo[m->nredo][1];
     int mark = mover_at(m->ply);
-    CHECK_EQ(h, m->b[r * m->n + c], TTT_EMPTY);
+    CHECK_EQ(h, m->b[r * m->w + c], TTT_EMPTY);
+    /* The move redone is legal again: under gravity its cell is again the
+     * landing cell of its column. */
+    CHECK_EQ(h, model_play_code(m, mark, r, c), TTT_OK);
     model_place(m, r, c);
     check_event(h, before, TTT_EVENT_REDO, mark, r, c);
 }
@@ -529,10 +590,10 @@ static void do_reads(harness *h)
     model *m = &h->m;
     h->call = "reads";
     for (int i = 0; i < 4; i++) {
-        int r = random_coord(h), c = random_coord(h), got = -99;
-        int on = r >= 0 && r < m->n && c >= 0 && c < m->n;
+        int r = random_row(h), c = random_col(h), got = -99;
+        int on = r >= 0 && r < m->h && c >= 0 && c < m->w;
         CHECK_EQ(h, ttt_cell(h->g, r, c, &got), on ? TTT_OK : TTT_E_OFF_BOARD);
-        CHECK_EQ(h, got, on ? m->b[r * m->n + c] : -99);
+        CHECK_EQ(h, got, on ? m->b[r * m->w + c] : -99);
     }
     for (int p = 0; p < m->ply; p++) {
         int mark = -99, r = -99, c = -99;
@@ -568,37 +629,128 @@ static void do_clone(harness *h)
     compare(h, h->g);
 }
 
-static void run_game(int n, int k, int misere, int early, uint64_t seed)
+/* ttt_drop into a column (now and then off the board), with or without
+ * gravity: the model's landing row, or the model's refusal. */
+static void do_drop(harness *h)
+{
+    model *m = &h->m;
+    int c = random_col(h);
+    int r = c >= 0 && c < m->w ? model_drop_row(m, c) : -1;
+    int want = m->state != TTT_IN_PROGRESS ? TTT_E_GAME_OVER
+               : c < 0 || c >= m->w       ? TTT_E_OFF_BOARD
+               : r < 0                    ? TTT_E_COLUMN_FULL
+                                          : TTT_OK;
+    int row = -99, st = -99, before = h->events, mark = model_to_move(m);
+    h->call = "ttt_drop";
+    CHECK_EQ(h, ttt_drop(h->g, c, rng_below(&h->r, 4) ? &row : NULL, &st), want);
+    if (want == TTT_OK) {
+        m->nredo = 0;
+        model_place(m, r, c);
+        CHECK_EQ(h, row == -99 || row == r, 1);
+        CHECK_EQ(h, st, m->state);
+        check_event(h, before, TTT_EVENT_PLAY, mark, r, c);
+    } else {
+        CHECK_EQ(h, row, -99);
+        CHECK_EQ(h, st, -99);
+        check_event(h, before, 0, 0, 0, 0);
+    }
+}
+
+/* ttt_random_move picks a move ttt_play takes (under gravity a landing
+ * cell), advances the seed, and changes nothing. */
+static void do_random_move(harness *h)
+{
+    model *m = &h->m;
+    uint64_t seed = rng_next(&h->r), before_seed = seed;
+    int r = -99, c = -99, before = h->events;
+    h->call = "ttt_random_move";
+    if (m->state != TTT_IN_PROGRESS) {
+        CHECK_EQ(h, ttt_random_move(h->g, &seed, &r, &c), TTT_E_GAME_OVER);
+        CHECK_EQ(h, seed == before_seed, 1);
+        CHECK_EQ(h, r, -99);
+        return;
+    }
+    CHECK_EQ(h, ttt_random_move(h->g, &seed, &r, &c), TTT_OK);
+    CHECK_EQ(h, seed != before_seed, 1);
+    CHECK_EQ(h, model_play_code(m, model_to_move(m), r, c), TTT_OK);
+    check_event(h, before, 0, 0, 0, 0);
+}
+
+/* The saved record loads into a game equal to the model (without the redo
+ * stack, which records do not keep) and saves back byte for byte. */
+static void do_save_load(harness *h)
+{
+    model *m = &h->m;
+    static char record[4096], again[4096];
+    size_t len = 0, again_len = 0;
+    ttt_game *loaded = NULL;
+    h->call = "ttt_game_save/ttt_game_load";
+    CHECK_EQ(h, ttt_game_save(h->g, record, sizeof record, &len), TTT_OK);
+    CHECK_EQ(h, ttt_game_load(record, len, NULL, &loaded, NULL), TTT_OK);
+    live_copy = loaded;
+    int redo = m->nredo;
+    m->nredo = 0;
+    compare(h, loaded);
+    m->nredo = redo;
+    int value = -1;
+    CHECK_EQ(h, ttt_game_get_rule(loaded, TTT_RULE_GRAVITY, &value), TTT_OK);
+    CHECK_EQ(h, value, m->gravity);
+    CHECK_EQ(h, ttt_game_save(loaded, again, sizeof again, &again_len), TTT_OK);
+    CHECK_EQ(h, again_len, len);
+    CHECK_EQ(h, memcmp(again, record, len), 0);
+    ttt_game_free(loaded);
+    live_copy = NULL;
+}
+
+static void run_game(int w, int hgt, int k, int misere, int early, int gravity,
+                     uint64_t seed)
 {
     harness h;
     memset(&h, 0, sizeof h);
     h.seed = seed;
     rng_seed(&h.r, seed);
-    h.m.n = n;
+    h.m.w = w;
+    h.m.h = hgt;
     h.m.k = k;
     h.m.misere = misere;
     h.m.early = early;
+    h.m.gravity = gravity;
     model_reset(&h.m);
 
     ttt_allocator al = {count_alloc, count_dealloc, &h};
-    h.call = "ttt_game_new_with";
-    CHECK_EQ(&h, ttt_game_new_with(n, k, &al, &h.g), TTT_OK);
+    h.call = "ttt_game_new_rect_with";
+    if (w == hgt && rng_below(&h.r, 2)) {
+        CHECK_EQ(&h, ttt_game_new_with(w, k, &al, &h.g), TTT_OK);
+    } else {
+        CHECK_EQ(&h, ttt_game_new_rect_with(w, hgt, k, &al, &h.g), TTT_OK);
+    }
     live_game = h.g;
     CHECK_EQ(&h, h.allocs, 1);
     CHECK_EQ(&h, ttt_game_set_rule(h.g, TTT_RULE_MISERE, misere), TTT_OK);
     CHECK_EQ(&h, ttt_game_set_rule(h.g, TTT_RULE_EARLY_DRAW, early), TTT_OK);
+    CHECK_EQ(&h, ttt_game_set_rule(h.g, TTT_RULE_GRAVITY, gravity), TTT_OK);
     CHECK_EQ(&h, ttt_set_listener(h.g, on_event, &h), TTT_OK);
     compare(&h, h.g);
 
-    int steps = 3 * n * n + rng_below(&h.r, 2 * n * n);
+    int nn = w * hgt;
+    int steps = 3 * nn + rng_below(&h.r, 2 * nn);
     for (h.step = 0; h.step < steps; h.step++) {
-        int roll = rng_below(&h.r, 100);
+        int roll = rng_below(&h.r, 104);
         int r, c;
-        if (roll < 50) {
+        if (roll >= 100) {
+            /* The calls 1.3 added or changed: drop, random move, records. */
+            if (roll < 102) {
+                do_drop(&h);
+            } else if (roll < 103) {
+                do_random_move(&h);
+            } else {
+                do_save_load(&h);
+            }
+        } else if (roll < 50) {
             if (h.m.state == TTT_IN_PROGRESS && random_empty(&h, &r, &c)) {
                 do_play(&h, mover_at(h.m.ply), r, c);
             } else {
-                do_play(&h, random_mark(&h), random_coord(&h), random_coord(&h));
+                do_play(&h, random_mark(&h), random_row(&h), random_col(&h));
             }
         } else if (roll < 62) {
             /* Often right, often wrong: mark, turn, cell. */
@@ -607,7 +759,7 @@ static void run_game(int n, int k, int misere, int early, uint64_t seed)
                 int p = rng_below(&h.r, h.m.ply);
                 do_play(&h, mark, h.m.hist[p][0], h.m.hist[p][1]);
             } else {
-                do_play(&h, mark, random_coord(&h), random_coord(&h));
+                do_play(&h, mark, random_row(&h), random_col(&h));
             }
         } else if (roll < 76) {
             do_undo(&h);
@@ -634,6 +786,8 @@ static void run_game(int n, int k, int misere, int early, uint64_t seed)
                          TTT_E_RULES_LOCKED);
                 CHECK_EQ(&h, ttt_game_set_rule(h.g, TTT_RULE_EARLY_DRAW, !early),
                          TTT_E_RULES_LOCKED);
+                CHECK_EQ(&h, ttt_game_set_rule(h.g, TTT_RULE_GRAVITY, !gravity),
+                         TTT_E_RULES_LOCKED);
                 check_event(&h, before, 0, 0, 0, 0);
             }
         }
@@ -658,17 +812,23 @@ static int games_per_size(void)
     return DEFAULT_GAMES;
 }
 
-/* Games on n x n: every K from 3 to n in turn, and every mix of the two
- * rules (classic, misère, early draw, both). */
-static void run_size(int n)
+/* Games on w x h: every K from 3 to the longer side in turn, and every mix
+ * of the three rules (classic, misère, early draw, gravity). */
+static void run_rect(int w, int hgt)
 {
     int games = games_per_size();
+    int longest = w > hgt ? w : hgt;
     for (int i = 0; i < games; i++) {
-        int k = 3 + i % (n - 2);
-        int rules = (i / (n - 2)) % 4;
-        uint64_t seed = (uint64_t)n * 1000003u + (uint64_t)i;
-        run_game(n, k, rules & 1, (rules >> 1) & 1, seed);
+        int k = 3 + i % (longest - 2);
+        int rules = (i / (longest - 2)) % 8;
+        uint64_t seed = ((uint64_t)w * 1000003u + (uint64_t)hgt) * 1000003u + (uint64_t)i;
+        run_game(w, hgt, k, rules & 1, (rules >> 1) & 1, (rules >> 2) & 1, seed);
     }
+}
+
+static void run_size(int n)
+{
+    run_rect(n, n);
 }
 
 static void test_random_3x3(void **state)
@@ -713,6 +873,24 @@ static void test_random_9x9(void **state)
     run_size(9);
 }
 
+/* Rectangles wider than tall and taller than wide, Connect Four's among
+ * them; K runs past the shorter side, where that side's lines never win. */
+static void test_random_wide(void **state)
+{
+    (void)state;
+    run_rect(5, 3);
+    run_rect(7, 6);
+    run_rect(9, 4);
+}
+
+static void test_random_tall(void **state)
+{
+    (void)state;
+    run_rect(3, 5);
+    run_rect(6, 7);
+    run_rect(4, 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -723,6 +901,8 @@ int main(void)
         cmocka_unit_test_teardown(test_random_7x7, free_live_games),
         cmocka_unit_test_teardown(test_random_8x8, free_live_games),
         cmocka_unit_test_teardown(test_random_9x9, free_live_games),
+        cmocka_unit_test_teardown(test_random_wide, free_live_games),
+        cmocka_unit_test_teardown(test_random_tall, free_live_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,11 @@
  * UTF-8 reading of the rules), resignations and agreed draws with their
  * undo and redo, and the ply limit. ttt_random_playout is not run on a game
  * with a ply limit: the header says the engine does not apply the limit.
+ *
+ * Since 1.3 the model's board is W x H (a square when W = H) and it knows
+ * gravity from its definition (an empty cell over an empty cell floats);
+ * it checks the rectangle constructors, ttt_width, ttt_height, ttt_drop,
+ * ttt_legal_moves and the w=/h= and gravity records.
  */
 
 #include <limits.h>
@@ -75,7 +80,7 @@ static int any_int(input *in, int range)
 /* The model                                                                 */
 
 typedef struct model {
-    int n, k, misere, early_draw;
+    int w, h, k, misere, early_draw, gravity; /* w columns, h rows */
     int state;
     int ply;   /* moves in history */
     int redo;  /* moves on the redo stack */
@@ -98,11 +103,12 @@ typedef struct model {
 static const int step_row[4] = {0, 1, 1, 1};
 static const int step_col[4] = {1, 0, 1, -1};
 
-static void model_init(model *m, int n, int k)
+static void model_init(model *m, int w, int h, int k)
 {
     memset(m, 0, sizeof *m);
-    m->n = n;
-    m->k = k == 0 ? n : k;
+    m->w = w;
+    m->h = h;
+    m->k = k == 0 ? (w < h ? w : h) : k;
     m->state = TTT_IN_PROGRESS;
 }
 
@@ -113,7 +119,7 @@ static int mover_of(int ply)
 
 static int on_board(const model *m, int row, int col)
 {
-    return row >= 0 && row < m->n && col >= 0 && col < m->n;
+    return row >= 0 && row < m->h && col >= 0 && col < m->w;
 }
 
 /* Counts the marks in the K-window starting at (row, col) in direction d;
@@ -125,7 +131,7 @@ static int window_marks(const model *m, int row, int col, int d, int *x, int *o)
         return 0;
     *x = *o = 0;
     for (int i = 0; i < m->k; i++) {
-        int8_t c = m->cells[(row + i * step_row[d]) * m->n + col + i * step_col[d]];
+        int8_t c = m->cells[(row + i * step_row[d]) * m->w + col + i * step_col[d]];
         *x += c == TTT_X;
         *o += c == TTT_O;
     }
@@ -135,8 +141,8 @@ static int window_marks(const model *m, int row, int col, int d, int *x, int *o)
 /* Some K-window is all mark. */
 static int has_line(const model *m, int mark)
 {
-    for (int row = 0; row < m->n; row++)
-        for (int col = 0; col < m->n; col++)
+    for (int row = 0; row < m->h; row++)
+        for (int col = 0; col < m->w; col++)
             for (int d = 0; d < 4; d++) {
                 int x, o;
                 if (window_marks(m, row, col, d, &x, &o) &&
@@ -149,8 +155,8 @@ static int has_line(const model *m, int mark)
 /* Some K-window lacks one of the marks, so someone could still fill it. */
 static int has_open_window(const model *m)
 {
-    for (int row = 0; row < m->n; row++)
-        for (int col = 0; col < m->n; col++)
+    for (int row = 0; row < m->h; row++)
+        for (int col = 0; col < m->w; col++)
             for (int d = 0; d < 4; d++) {
                 int x, o;
                 if (window_marks(m, row, col, d, &x, &o) && (x == 0 || o == 0))
@@ -169,7 +175,7 @@ static void model_place(model *m, int cell)
     if (has_line(m, mark)) {
         int winner = m->misere ? -mark : mark;
         m->state = winner == TTT_X ? TTT_X_WON : TTT_O_WON;
-    } else if (m->ply == m->n * m->n ||
+    } else if (m->ply == m->w * m->h ||
                (m->early_draw && !has_open_window(m)) ||
                (m->limit > 0 && m->ply == m->limit)) {
         m->state = TTT_DRAW;
@@ -187,7 +193,7 @@ static int model_ending(const model *m)
         return TTT_END_RESIGN;
     if (m->state != TTT_DRAW)
         return TTT_END_LINE;
-    if (m->ply == m->n * m->n)
+    if (m->ply == m->w * m->h)
         return TTT_END_FULL_BOARD;
     if (m->early_draw && !has_open_window(m))
         return TTT_END_NO_LINE;
@@ -261,9 +267,30 @@ static int model_play_status(const model *m, int mark, int row, int col)
         return TTT_E_WRONG_TURN;
     if (!on_board(m, row, col))
         return TTT_E_OFF_BOARD;
-    if (m->cells[row * m->n + col] != TTT_EMPTY)
+    if (m->cells[row * m->w + col] != TTT_EMPTY)
         return TTT_E_OCCUPIED;
+    /* Gravity, from its definition: the cell below must be taken. */
+    if (m->gravity && row + 1 < m->h && m->cells[(row + 1) * m->w + col] == TTT_EMPTY)
+        return TTT_E_FLOATING;
     return TTT_OK;
+}
+
+/* Whether the side to move could play cell (under gravity, only a landing
+ * cell). */
+static int model_playable(const model *m, int cell)
+{
+    return m->cells[cell] == TTT_EMPTY &&
+           (!m->gravity || cell / m->w + 1 == m->h ||
+            m->cells[cell + m->w] != TTT_EMPTY);
+}
+
+/* The row a dropped mark lands in: a walk up the column; -1 if full. */
+static int model_drop_row(const model *m, int col)
+{
+    int row = m->h - 1;
+    while (row >= 0 && m->cells[row * m->w + col] != TTT_EMPTY)
+        row--;
+    return row;
 }
 
 static void model_undo(model *m)
@@ -286,17 +313,17 @@ static int model_line(const model *m, int ends[4])
     if ((m->state != TTT_X_WON && m->state != TTT_O_WON) || m->ending != 0)
         return TTT_E_NO_LINE;
     int cell = m->hist[m->ply - 1];
-    int row = cell / m->n, col = cell % m->n, mark = m->cells[cell];
+    int row = cell / m->w, col = cell % m->w, mark = m->cells[cell];
     for (int d = 0; d < 4; d++) {
         int back = 0, ahead = 0;
         while (on_board(m, row - (back + 1) * step_row[d],
                         col - (back + 1) * step_col[d]) &&
-               m->cells[(row - (back + 1) * step_row[d]) * m->n +
+               m->cells[(row - (back + 1) * step_row[d]) * m->w +
                         (col - (back + 1) * step_col[d])] == mark)
             back++;
         while (on_board(m, row + (ahead + 1) * step_row[d],
                         col + (ahead + 1) * step_col[d]) &&
-               m->cells[(row + (ahead + 1) * step_row[d]) * m->n +
+               m->cells[(row + (ahead + 1) * step_row[d]) * m->w +
                         (col + (ahead + 1) * step_col[d])] == mark)
             ahead++;
         if (back + ahead + 1 >= m->k) {
@@ -332,16 +359,21 @@ static size_t model_cell_name(int row, int col, char *out)
 /* The record the library must save for the model's game. */
 static size_t model_record(const model *m, char *out)
 {
-    static const char *const rules[2][2] = {
-        {"classic", "early-draw"}, {"misere", "misere+early-draw"}};
+    static const char *const rules[2][2][2] = {
+        {{"classic", "gravity"}, {"early-draw", "early-draw+gravity"}},
+        {{"misere", "misere+gravity"},
+         {"misere+early-draw", "misere+early-draw+gravity"}}};
     size_t len = 0;
-    /* Built by hand, not with snprintf, to share nothing with the library. */
-    const char *parts[] = {"ttt/1 n=", NULL, " k=", NULL, " rules=",
-                           rules[m->misere][m->early_draw], " moves="};
-    char n_text[8], k_text[8];
-    int values[2] = {m->n, m->k};
-    char *texts[2] = {n_text, k_text};
-    for (int i = 0; i < 2; i++) {
+    /* Built by hand, not with snprintf, to share nothing with the library.
+     * A square is n=N, a rectangle w=W h=H. */
+    char n_text[24], k_text[8];
+    const char *parts[] = {m->w == m->h ? "ttt/1 n=" : "ttt/1 w=", NULL, " k=",
+                           NULL, " rules=",
+                           rules[m->misere][m->early_draw][m->gravity], " moves="};
+    char h_text[8];
+    int values[3] = {m->w, m->k, m->h};
+    char *texts[3] = {n_text, k_text, h_text};
+    for (int i = 0; i < 3; i++) {
         char rev[8];
         int count = 0;
         for (int v = values[i]; v > 0; v /= 10)
@@ -350,6 +382,11 @@ static size_t model_record(const model *m, char *out)
         while (count > 0)
             texts[i][j++] = rev[--count];
         texts[i][j] = '\0';
+    }
+    if (m->w != m->h) {
+        size_t at = strlen(n_text);
+        memcpy(n_text + at, " h=", 3);
+        memcpy(n_text + at + 3, h_text, strlen(h_text) + 1);
     }
     parts[1] = n_text;
     parts[3] = k_text;
@@ -377,7 +414,7 @@ static size_t model_record(const model *m, char *out)
     for (int i = 0; i < m->ply; i++) {
         if (i > 0)
             out[len++] = ',';
-        len += model_cell_name(m->hist[i] / m->n, m->hist[i] % m->n, out + len);
+        len += model_cell_name(m->hist[i] / m->w, m->hist[i] % m->w, out + len);
     }
     for (int side = 0; side < 2; side++) {
         if (m->name_len[side] == 0)
@@ -406,7 +443,7 @@ static size_t model_record(const model *m, char *out)
 
 /* The longest record: header, then n*n names of up to 4 bytes plus commas,
  * the limit, two names of up to 64 bytes all escaped, and the ending. */
-#define RECORD_MAX (64 + MAXN * MAXN * 5 + 16 + 2 * (5 + 2 * TTT_NAME_MAX) + 20)
+#define RECORD_MAX (96 + MAXN * MAXN * 5 + 16 + 2 * (5 + 2 * TTT_NAME_MAX) + 20)
 
 /* ------------------------------------------------------------------------ */
 /* A counting allocator, so no input can leak a block unnoticed.            */
@@ -483,7 +520,8 @@ static void check_game(const slot *s)
     ttt_game *g = s->game;
     if (g == NULL)
         return;
-    CHECK(ttt_size(g) == m->n);
+    CHECK(ttt_size(g) == (m->w == m->h ? m->w : TTT_E_SIZE));
+    CHECK(ttt_width(g) == m->w && ttt_height(g) == m->h);
     CHECK(ttt_win_length(g) == m->k);
     CHECK(ttt_state(g) == m->state);
     CHECK(ttt_ply(g) == m->ply);
@@ -497,6 +535,20 @@ static void check_game(const slot *s)
     CHECK(value == m->early_draw);
     CHECK(ttt_game_get_rule(g, TTT_RULE_PLY_LIMIT, &value) == TTT_OK);
     CHECK(value == m->limit);
+    CHECK(ttt_game_get_rule(g, TTT_RULE_GRAVITY, &value) == TTT_OK);
+    CHECK(value == m->gravity);
+
+    /* The legal moves: the cells the model would take, ascending. */
+    int32_t legal[MAXN * MAXN];
+    size_t legal_len = 0, want_legal = 0;
+    CHECK(ttt_legal_moves(g, legal, MAXN * MAXN, &legal_len) == TTT_OK);
+    for (int cell = 0; cell < m->w * m->h && m->state == TTT_IN_PROGRESS; cell++) {
+        if (model_playable(m, cell)) {
+            CHECK(want_legal < legal_len && legal[want_legal] == cell);
+            want_legal++;
+        }
+    }
+    CHECK(legal_len == want_legal);
     for (int side = 0; side < 2; side++) {
         char name[TTT_NAME_MAX + 1];
         size_t len = 0;
@@ -509,14 +561,14 @@ static void check_game(const slot *s)
     int8_t cells[MAXN * MAXN];
     size_t len = 0;
     CHECK(ttt_board(g, cells, sizeof cells, &len) == TTT_OK);
-    CHECK(len == (size_t)(m->n * m->n));
+    CHECK(len == (size_t)(m->w * m->h));
     CHECK(memcmp(cells, m->cells, len) == 0);
 
     for (int ply = 0; ply < m->ply; ply++) {
         int mark = 0, row = -1, col = -1;
         CHECK(ttt_move_at(g, ply, &mark, &row, &col) == TTT_OK);
         CHECK(mark == mover_of(ply));
-        CHECK(row * m->n + col == m->hist[ply]);
+        CHECK(row * m->w + col == m->hist[ply]);
     }
     CHECK(ttt_move_at(g, m->ply, NULL, NULL, NULL) == TTT_E_RANGE);
     CHECK(ttt_move_at(g, -1, NULL, NULL, NULL) == TTT_E_RANGE);
@@ -561,51 +613,69 @@ static void adopt(slot *s, ttt_game *game, void *mem, int counted,
 /* ------------------------------------------------------------------------ */
 /* Operations                                                                */
 
-static int valid_geometry(int size, int k)
+static int valid_side(int side)
 {
-    return size >= TTT_MIN_SIZE && size <= TTT_MAX_SIZE &&
-           (k == 0 || (k >= TTT_MIN_SIZE && k <= size));
+    return side >= TTT_MIN_SIZE && side <= TTT_MAX_SIZE;
+}
+
+static int valid_geometry(int width, int height, int k)
+{
+    int longest = width > height ? width : height;
+    return valid_side(width) && valid_side(height) &&
+           (k == 0 || (k >= TTT_MIN_SIZE && k <= longest));
 }
 
 /* A board too large for the model: only its shape and emptiness are
  * checked before it goes. */
-static void check_big(ttt_game *g, int size, int k)
+static void check_big(ttt_game *g, int width, int height, int k)
 {
     int mark = -5;
-    CHECK(ttt_size(g) == size);
-    CHECK(ttt_win_length(g) == (k == 0 ? size : k));
+    CHECK(ttt_size(g) == (width == height ? width : TTT_E_SIZE));
+    CHECK(ttt_width(g) == width && ttt_height(g) == height);
+    CHECK(ttt_win_length(g) == (k == 0 ? (width < height ? width : height) : k));
     CHECK(ttt_ply(g) == 0);
-    CHECK(ttt_cell(g, size - 1, size - 1, &mark) == TTT_OK && mark == TTT_EMPTY);
-    CHECK(ttt_cell(g, size, 0, &mark) == TTT_E_OFF_BOARD);
-    CHECK(ttt_play(g, TTT_X, size - 1, 0, NULL) == TTT_OK);
-    CHECK(ttt_cell(g, size - 1, 0, &mark) == TTT_OK && mark == TTT_X);
+    CHECK(ttt_cell(g, height - 1, width - 1, &mark) == TTT_OK && mark == TTT_EMPTY);
+    CHECK(ttt_cell(g, height, 0, &mark) == TTT_E_OFF_BOARD);
+    CHECK(ttt_cell(g, 0, width, &mark) == TTT_E_OFF_BOARD);
+    CHECK(ttt_play(g, TTT_X, height - 1, 0, NULL) == TTT_OK);
+    CHECK(ttt_cell(g, height - 1, 0, &mark) == TTT_OK && mark == TTT_X);
 }
 
+/* The first four ways make squares through the 1.0 calls, the next four
+ * rectangles through the 1.3 ones (same order: plain, allocator, caller
+ * memory, NULL out). */
 static void op_new(input *in, slot *s)
 {
     unsigned how = byte(in);
+    int rect = (how & 4) != 0;
     int size = any_int(in, MAXN + 2);
+    int height = rect ? any_int(in, MAXN + 2) : size;
     int k = any_int(in, MAXN + 2);
-    int valid = valid_geometry(size, k);
+    int valid = valid_geometry(size, height, k);
     ttt_game *game = NULL;
     void *mem = NULL;
     int status;
 
-    size_t footprint = ttt_game_footprint(size, k);
+    size_t footprint = rect ? ttt_game_footprint_rect(size, height, k)
+                            : ttt_game_footprint(size, k);
     CHECK((footprint > 0) == valid);
+    if (valid && !rect)
+        CHECK(footprint == ttt_game_footprint_rect(size, size, k));
     /* Boards beyond the model's reach cost up to megabytes and a clear of
      * every cell: keep them rare, or they take most of the fuzzing time. */
-    int big = valid && size > MAXN;
+    int big = valid && (size > MAXN || height > MAXN);
     if (big && (how & 0xf0) != 0)
         return;
 
     switch (how % 4) {
     case 0:
-        status = ttt_game_new(size, k, &game);
+        status = rect ? ttt_game_new_rect(size, height, k, &game)
+                      : ttt_game_new(size, k, &game);
         break;
     case 1:
         the_heap.fail_next = (how & 8) != 0;
-        status = ttt_game_new_with(size, k, &counting, &game);
+        status = rect ? ttt_game_new_rect_with(size, height, k, &counting, &game)
+                      : ttt_game_new_with(size, k, &counting, &game);
         if (valid && (how & 8)) {
             CHECK(status == TTT_E_NOMEM && game == NULL);
             CHECK(the_heap.fail_next == 0);
@@ -617,11 +687,13 @@ static void op_new(input *in, slot *s)
         /* Caller memory, sometimes one byte short or misaligned. */
         size_t bytes = valid ? footprint : 64;
         int short_by = (how & 8) != 0;
-        int misalign = (how & 4) != 0;
+        int misalign = (how & 16) != 0 && (how & 0xe0) == 0;
         mem = malloc(bytes + 16);
         CHECK(mem != NULL);
-        status = ttt_game_init((char *)mem + (misalign ? 1 : 0),
-                               bytes - (size_t)short_by, size, k, &game);
+        void *at = (char *)mem + (misalign ? 1 : 0);
+        status = rect ? ttt_game_init_rect(at, bytes - (size_t)short_by, size,
+                                           height, k, &game)
+                      : ttt_game_init(at, bytes - (size_t)short_by, size, k, &game);
         if (misalign) {
             CHECK(status == TTT_E_INVALID && game == NULL);
             free(mem);
@@ -638,6 +710,9 @@ static void op_new(input *in, slot *s)
         /* NULL out-pointer first: it wins over every other problem. */
         CHECK(ttt_game_new(size, k, NULL) == TTT_E_INVALID);
         CHECK(ttt_game_new_with(size, k, &counting, NULL) == TTT_E_INVALID);
+        CHECK(ttt_game_new_rect(size, height, k, NULL) == TTT_E_INVALID);
+        CHECK(ttt_game_new_rect_with(size, height, k, &counting, NULL) ==
+              TTT_E_INVALID);
         return;
     }
 
@@ -648,13 +723,13 @@ static void op_new(input *in, slot *s)
     }
     CHECK(status == TTT_OK && game != NULL);
     if (big) {
-        check_big(game, size, k);
+        check_big(game, size, height, k);
         ttt_game_free(game);
         free(mem);
         return;
     }
     model m;
-    model_init(&m, size, k);
+    model_init(&m, size, height, k);
     adopt(s, game, mem, how % 4 == 1, &m);
 }
 
@@ -678,7 +753,8 @@ static int pick_coord(input *in, const model *m)
     unsigned b = byte(in);
     if (b < 16)
         return edge_values[b];
-    return (int)((b - 16) % (unsigned)(m->n + 1));
+    int longest = m->w > m->h ? m->w : m->h;
+    return (int)((b - 16) % (unsigned)(longest + 1));
 }
 
 /* ttt_play with the model's verdict, then the state out-parameter and the
@@ -696,7 +772,7 @@ static void play_and_check(slot *s, int mark, int row, int col)
     }
     s->m.redo = 0;
     s->m.redo_ending = 0;
-    model_place(&s->m, row * s->m.n + col);
+    model_place(&s->m, row * s->m.w + col);
     CHECK(state == s->m.state);
     check_event(s, before, TTT_EVENT_PLAY, mark, row, col);
 }
@@ -714,14 +790,16 @@ static void op_play(input *in, slot *s)
 static void op_play_empty(input *in, slot *s)
 {
     const model *m = &s->m;
-    int empties = m->n * m->n - m->ply;
+    int empties = 0;
+    for (int cell = 0; cell < m->w * m->h; cell++)
+        empties += model_playable(m, cell);
     if (empties == 0)
         return;
     int pick = (int)(byte(in) % (unsigned)empties);
-    for (int cell = 0; cell < m->n * m->n; cell++) {
-        if (m->cells[cell] == TTT_EMPTY && pick-- == 0) {
+    for (int cell = 0; cell < m->w * m->h; cell++) {
+        if (model_playable(m, cell) && pick-- == 0) {
             int mark = m->state == TTT_IN_PROGRESS ? mover_of(m->ply) : TTT_O;
-            play_and_check(s, mark, cell / m->n, cell % m->n);
+            play_and_check(s, mark, cell / m->w, cell % m->w);
             return;
         }
     }
@@ -737,11 +815,13 @@ static void op_playout(input *in, slot *s)
         rng ^= rng >> 17;
         rng ^= rng << 5;
         const model *m = &s->m;
-        int empties = m->n * m->n - m->ply;
+        int empties = 0;
+        for (int cell = 0; cell < m->w * m->h; cell++)
+            empties += model_playable(m, cell);
         int pick = (int)(rng % (uint32_t)empties);
-        for (int cell = 0; cell < m->n * m->n; cell++) {
-            if (m->cells[cell] == TTT_EMPTY && pick-- == 0) {
-                play_and_check(s, mover_of(m->ply), cell / m->n, cell % m->n);
+        for (int cell = 0; cell < m->w * m->h; cell++) {
+            if (model_playable(m, cell) && pick-- == 0) {
+                play_and_check(s, mover_of(m->ply), cell / m->w, cell % m->w);
                 break;
             }
         }
@@ -782,7 +862,7 @@ static void op_random(input *in, slot *s)
             return;
         }
         CHECK(status == TTT_OK && on_board(m, row, col));
-        CHECK(m->cells[row * m->n + col] == TTT_EMPTY && seed != before_seed);
+        CHECK(model_playable(m, row * m->w + col) && seed != before_seed);
         return;
     }
     if (m->limit > 0)
@@ -803,13 +883,45 @@ static void op_random(input *in, slot *s)
         int mark = 0;
         CHECK(ttt_move_at(s->game, i, &mark, &row, &col) == TTT_OK);
         CHECK(m->state == TTT_IN_PROGRESS && mark == mover_of(m->ply));
-        CHECK(on_board(m, row, col) && m->cells[row * m->n + col] == TTT_EMPTY);
-        model_place(m, row * m->n + col);
+        CHECK(on_board(m, row, col) && model_playable(m, row * m->w + col));
+        model_place(m, row * m->w + col);
     }
     CHECK(m->state != TTT_IN_PROGRESS && state == m->state);
     CHECK(s->events == events + (s->listening ? played - ply : 0));
 }
 #endif
+
+/* ttt_drop (since 1.3), with or without gravity: the model walks up the
+ * column for the landing row. */
+static void op_drop(input *in, slot *s)
+{
+    model *m = &s->m;
+    int col = pick_coord(in, m);
+    int row = -1;
+    int expect;
+    if (m->state != TTT_IN_PROGRESS)
+        expect = TTT_E_GAME_OVER;
+    else if (col < 0 || col >= m->w)
+        expect = TTT_E_OFF_BOARD;
+    else if ((row = model_drop_row(m, col)) < 0)
+        expect = TTT_E_COLUMN_FULL;
+    else
+        expect = TTT_OK;
+    int got_row = 77, state = 77, before = s->events;
+    int mark = model_to_move(m);
+    int status = ttt_drop(s->game, col, (byte(in) & 1) ? &got_row : NULL, &state);
+    CHECK(status == expect);
+    if (status != TTT_OK) {
+        CHECK(got_row == 77 && state == 77 && s->events == before);
+        return;
+    }
+    CHECK(got_row == 77 || got_row == row);
+    m->redo = 0;
+    m->redo_ending = 0;
+    model_place(m, row * m->w + col);
+    CHECK(state == m->state);
+    check_event(s, before, TTT_EVENT_PLAY, mark, row, col);
+}
 
 static void op_play_at(input *in, slot *s)
 {
@@ -820,8 +932,8 @@ static void op_play_at(input *in, slot *s)
         /* A retry of a move in the history, sometimes altered. */
         ply = (int)(byte(in) % (unsigned)m->ply);
         mark = mover_of(ply);
-        row = m->hist[ply] / m->n;
-        col = m->hist[ply] % m->n;
+        row = m->hist[ply] / m->w;
+        col = m->hist[ply] % m->w;
         if (how & 4)
             mark = -mark;
         if (how & 8)
@@ -845,7 +957,7 @@ static void op_play_at(input *in, slot *s)
     else if (ply < 0)
         expect = TTT_E_RANGE;
     else if (ply < m->ply && mark == mover_of(ply) && on_board(m, row, col) &&
-             m->hist[ply] == row * m->n + col)
+             m->hist[ply] == row * m->w + col)
         expect = TTT_OK, retry = 1;
     else
         expect = TTT_E_STALE;
@@ -864,7 +976,7 @@ static void op_play_at(input *in, slot *s)
     }
     m->redo = 0;
     m->redo_ending = 0;
-    model_place(m, row * m->n + col);
+    model_place(m, row * m->w + col);
     CHECK(state == m->state);
     check_event(s, before, TTT_EVENT_PLAY, mark, row, col);
 }
@@ -892,7 +1004,7 @@ static void op_undo(slot *s)
     int cell = m->hist[m->ply - 1];
     int mark = m->cells[cell];
     model_undo(m);
-    check_event(s, before, TTT_EVENT_UNDO, mark, cell / m->n, cell % m->n);
+    check_event(s, before, TTT_EVENT_UNDO, mark, cell / m->w, cell % m->w);
 }
 
 static void op_redo(slot *s)
@@ -918,17 +1030,17 @@ static void op_redo(slot *s)
     int cell = m->undone[--m->redo];
     int mark = mover_of(m->ply);
     model_place(m, cell);
-    check_event(s, before, TTT_EVENT_REDO, mark, cell / m->n, cell % m->n);
+    check_event(s, before, TTT_EVENT_REDO, mark, cell / m->w, cell % m->w);
 }
 
 static void op_rule(input *in, slot *s)
 {
     model *m = &s->m;
-    int rule = any_int(in, 5);
-    int cells = m->n * m->n;
+    int rule = any_int(in, 6);
+    int cells = m->w * m->h;
     int value = any_int(in, rule == TTT_RULE_PLY_LIMIT ? cells + 2 : 3);
     int known = rule == TTT_RULE_MISERE || rule == TTT_RULE_EARLY_DRAW ||
-                rule == TTT_RULE_PLY_LIMIT;
+                rule == TTT_RULE_PLY_LIMIT || rule == TTT_RULE_GRAVITY;
     int top = rule == TTT_RULE_PLY_LIMIT ? cells : 1;
     int expect;
     if (!known || value < 0 || value > top)
@@ -944,6 +1056,8 @@ static void op_rule(input *in, slot *s)
             m->misere = value;
         else if (rule == TTT_RULE_EARLY_DRAW)
             m->early_draw = value;
+        else if (rule == TTT_RULE_GRAVITY)
+            m->gravity = value;
         else
             m->limit = value == cells ? 0 : value;
     }
@@ -976,7 +1090,7 @@ static void op_clone(input *in, slot *from, slot *to)
     adopt(to, copy, NULL, from->counted, &from->m);
     /* The copy is independent and silent: a move on it changes neither the
      * original nor the original's listener count. */
-    if (to->m.state == TTT_IN_PROGRESS && to->m.ply < to->m.n * to->m.n) {
+    if (to->m.state == TTT_IN_PROGRESS && to->m.ply < to->m.w * to->m.h) {
         op_play_empty(in, to);
         CHECK(from->events == before);
         check_game(from);
@@ -1042,9 +1156,10 @@ static void op_reset(slot *s)
     int before = s->events;
     CHECK(ttt_game_reset(s->game) == TTT_OK);
     model kept = *m;
-    model_init(m, m->n, m->k);
+    model_init(m, m->w, m->h, m->k);
     /* Rules and names stay. */
     m->misere = kept.misere;
+    m->gravity = kept.gravity;
     m->early_draw = kept.early_draw;
     m->limit = kept.limit;
     m->named = kept.named;
@@ -1064,16 +1179,16 @@ static void op_reads(input *in, slot *s)
     int mark = 99;
     int status = ttt_cell(s->game, row, col, &mark);
     if (on_board(m, row, col))
-        CHECK(status == TTT_OK && mark == m->cells[row * m->n + col]);
+        CHECK(status == TTT_OK && mark == m->cells[row * m->w + col]);
     else
         CHECK(status == TTT_E_OFF_BOARD && mark == 99);
     CHECK(ttt_cell(s->game, 0, 0, NULL) == TTT_E_INVALID);
 
     int8_t cells[MAXN * MAXN];
-    size_t len = 0, capacity = byte(in) % (size_t)(m->n * m->n);
+    size_t len = 0, capacity = byte(in) % (size_t)(m->w * m->h);
     memset(cells, 9, sizeof cells);
     CHECK(ttt_board(s->game, cells, capacity, &len) == TTT_E_BUFFER);
-    CHECK(len == (size_t)(m->n * m->n));
+    CHECK(len == (size_t)(m->w * m->h));
     for (size_t i = 0; i < sizeof cells; i++)
         CHECK(cells[i] == 9);
     CHECK(ttt_board(s->game, NULL, 0, &len) == TTT_E_BUFFER);
@@ -1225,6 +1340,8 @@ static void op_null_calls(void)
     CHECK(ttt_set_listener(NULL, NULL, NULL) == TTT_E_INVALID);
     CHECK(ttt_game_save(NULL, NULL, 0, &len) == TTT_E_INVALID);
     CHECK(ttt_game_clone(NULL, NULL) == TTT_E_INVALID);
+    CHECK(ttt_drop(NULL, 0, &v, &v) == TTT_E_INVALID);
+    CHECK(ttt_width(NULL) == TTT_E_INVALID && ttt_height(NULL) == TTT_E_INVALID);
     ttt_game_free(NULL);
     CHECK(v == 3);
 }
@@ -1272,11 +1389,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (in.left > 0) {
         unsigned shape = byte(&in);
         int n = 3 + (int)(shape % 6);
-        int k = (shape / 6) % 2 == 0 ? 0 : 3 + (int)((shape / 12) % (unsigned)(n - 2));
+        /* From bit 6: a rectangle (height from the high bits), and from
+         * bit 7 gravity. */
+        int height = (shape & 64) ? 3 + (int)((shape >> 3) % 5) : n;
+        int longest = n > height ? n : height;
+        int k = (shape / 6) % 2 == 0 ? 0
+                                     : 3 + (int)((shape / 12) % (unsigned)(longest - 2));
         model m;
         ttt_game *game = NULL;
-        CHECK(ttt_game_new(n, k, &game) == TTT_OK);
-        model_init(&m, n, k);
+        CHECK(ttt_game_new_rect(n, height, k, &game) == TTT_OK);
+        model_init(&m, n, height, k);
+        if (shape & 128) {
+            CHECK(ttt_game_set_rule(game, TTT_RULE_GRAVITY, 1) == TTT_OK);
+            m.gravity = 1;
+        }
         adopt(&slots[0], game, NULL, 0, &m);
     }
 
@@ -1300,7 +1426,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         slot *other = &slots[byte(&in) % SLOTS];
         switch (op % 16) {
-        case 1: op_play(&in, s); break;
+        case 1:
+            if (op & 16)
+                op_drop(&in, s);
+            else
+                op_play(&in, s);
+            break;
         case 2: op_playout(&in, s); break;
         case 3: op_play_empty(&in, s); break;
 #ifdef TTT_SOLVE_VALUE_ONLY

@@ -1,8 +1,9 @@
 /* fuzz_load.c - libFuzzer target: ttt_game_load on arbitrary bytes never misbehaves, and what it accepts saves back byte for byte. */
 
-/* The loaded game is then rebuilt through the public calls alone (rules,
- * the ply limit, the moves, the names and a resignation or agreed draw) and
- * must equal it in state, ending, board and record. */
+/* The loaded game is then rebuilt through the public calls alone (its
+ * width and height, rules with gravity since 1.3, the ply limit, the moves,
+ * the names and a resignation or agreed draw) and must equal it in state,
+ * ending, board and record. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -48,15 +49,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     /* The loaded game is a consistent one: its history replays into a fresh
      * game (with the same rules) to the same state and board. */
-    int n = ttt_size(game), k = ttt_win_length(game), misere = 0, early = 0;
+    int width = ttt_width(game), height = ttt_height(game);
+    int k = ttt_win_length(game), misere = 0, early = 0, gravity = 0;
     int limit = 0;
     ttt_game *replay = NULL;
+    /* ttt_size agrees with the shape: a square's side, or a rectangle's
+     * documented refusal. */
+    if (ttt_size(game) != (width == height ? width : TTT_E_SIZE))
+        __builtin_trap();
     if (ttt_game_get_rule(game, TTT_RULE_MISERE, &misere) != TTT_OK ||
         ttt_game_get_rule(game, TTT_RULE_EARLY_DRAW, &early) != TTT_OK ||
+        ttt_game_get_rule(game, TTT_RULE_GRAVITY, &gravity) != TTT_OK ||
         ttt_game_get_rule(game, TTT_RULE_PLY_LIMIT, &limit) != TTT_OK ||
-        ttt_game_new(n, k, &replay) != TTT_OK ||
+        ttt_game_new_rect(width, height, k, &replay) != TTT_OK ||
         ttt_game_set_rule(replay, TTT_RULE_MISERE, misere) != TTT_OK ||
         ttt_game_set_rule(replay, TTT_RULE_EARLY_DRAW, early) != TTT_OK ||
+        ttt_game_set_rule(replay, TTT_RULE_GRAVITY, gravity) != TTT_OK ||
         ttt_game_set_rule(replay, TTT_RULE_PLY_LIMIT, limit) != TTT_OK)
         __builtin_trap();
     for (int ply = 0; ply < ttt_ply(game); ply++) {
@@ -94,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         replay_len != len || memcmp(replayed, text, len) != 0)
         __builtin_trap();
     free(replayed);
-    size_t cells = (size_t)n * (size_t)n, got_a = 0, got_b = 0;
+    size_t cells = (size_t)width * (size_t)height, got_a = 0, got_b = 0;
     int8_t *a = malloc(cells), *b = malloc(cells);
     if (a == NULL || b == NULL ||
         ttt_board(game, a, cells, &got_a) != TTT_OK ||
