@@ -408,6 +408,174 @@ static void test_out_of_memory(void **state)
     assert_int_equal(answer.plies, 1);
 }
 
+/* ------------------------------------------------------------------------ */
+/* Perft and position counts on rectangles and under gravity                 */
+
+static ttt_game *new_board(int width, int height, int k, int gravity)
+{
+    ttt_game *game;
+    assert_int_equal(ttt_game_new_rect(width, height, k, &game), TTT_OK);
+    assert_int_equal(ttt_game_set_rule(game, TTT_RULE_GRAVITY, gravity), TTT_OK);
+    return game;
+}
+
+/* Every game by ttt_legal_moves, ttt_play and ttt_undo, one at a time. */
+static void plain_walk(ttt_game *game, int depth, int ply, uint64_t counts[4],
+                       uint64_t *by_length)
+{
+    int state = ttt_state(game);
+    if (state != TTT_IN_PROGRESS || ply == depth) {
+        counts[state]++;
+        by_length[ply]++;
+        return;
+    }
+    int32_t moves[MAX_CELLS];
+    size_t count;
+    assert_int_equal(ttt_legal_moves(game, moves, MAX_CELLS, &count), TTT_OK);
+    int width = ttt_width(game);
+    for (size_t i = 0; i < count; i++) {
+        assert_int_equal(ttt_play(game, ttt_to_move(game), moves[i] / width,
+                                  moves[i] % width, NULL),
+                         TTT_OK);
+        plain_walk(game, depth, ply + 1, counts, by_length);
+        assert_int_equal(ttt_undo(game), TTT_OK);
+    }
+}
+
+/* A board as one number: base 3 over the cells (up to 40 cells). */
+static uint64_t board_code(const ttt_game *game)
+{
+    int8_t cells[MAX_CELLS];
+    size_t count = (size_t)(ttt_width(game) * ttt_height(game));
+    size_t written;
+    assert_int_equal(ttt_board(game, cells, MAX_CELLS, &written), TTT_OK);
+    assert_int_equal(written, count);
+    uint64_t code = 0;
+    for (size_t i = 0; i < count; i++)
+        code = code * 3 + (uint64_t)(cells[i] == TTT_X ? 1 : cells[i] == TTT_O ? 2 : 0);
+    return code;
+}
+
+typedef struct code_set {
+    uint64_t *codes;
+    int *states;
+    size_t count, capacity;
+} code_set;
+
+/* Every board reachable within depth plies, by a plain walk (duplicates
+ * and all). */
+static void collect_boards(ttt_game *game, int depth, code_set *set)
+{
+    if (set->count == set->capacity) {
+        set->capacity = set->capacity ? 2 * set->capacity : 1024;
+        set->codes = realloc(set->codes, set->capacity * sizeof *set->codes);
+        set->states = realloc(set->states, set->capacity * sizeof *set->states);
+        assert_non_null(set->codes);
+        assert_non_null(set->states);
+    }
+    set->codes[set->count] = board_code(game);
+    set->states[set->count++] = ttt_state(game);
+    if (ttt_state(game) != TTT_IN_PROGRESS || depth == 0)
+        return;
+    int32_t moves[MAX_CELLS];
+    size_t count;
+    assert_int_equal(ttt_legal_moves(game, moves, MAX_CELLS, &count), TTT_OK);
+    int width = ttt_width(game);
+    for (size_t i = 0; i < count; i++) {
+        assert_int_equal(ttt_play(game, ttt_to_move(game), moves[i] / width,
+                                  moves[i] % width, NULL),
+                         TTT_OK);
+        collect_boards(game, depth - 1, set);
+        assert_int_equal(ttt_undo(game), TTT_OK);
+    }
+}
+
+static int compare_codes(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The distinct boards of a plain walk, by state. */
+static void plain_positions(ttt_game *game, int depth, uint64_t counts[4])
+{
+    code_set set = {NULL, NULL, 0, 0};
+    collect_boards(game, depth, &set);
+    /* A board's state follows from its marks: sort codes with the state in
+     * the low bits, then count the distinct ones. */
+    for (size_t i = 0; i < set.count; i++)
+        set.codes[i] = set.codes[i] * 4 + (uint64_t)set.states[i];
+    qsort(set.codes, set.count, sizeof *set.codes, compare_codes);
+    memset(counts, 0, 4 * sizeof *counts);
+    for (size_t i = 0; i < set.count; i++) {
+        if (i == 0 || set.codes[i] != set.codes[i - 1])
+            counts[set.codes[i] % 4]++;
+    }
+    free(set.codes);
+    free(set.states);
+}
+
+/* The published Connect Four counts, 8 plies from the empty 7x6 board. */
+static void test_perft_connect_four(void **state)
+{
+    (void)state;
+    ttt_game *game = new_board(7, 6, 4, 1);
+    uint64_t counts[4], by_length[9];
+    size_t len;
+    assert_int_equal(ttt_perft(game, 8, 0, counts, by_length, 9, &len), TTT_OK);
+    assert_int_equal(len, 9);
+    assert_int_equal(counts[TTT_X_WON], 13032);
+    assert_int_equal(counts[TTT_O_WON], 44430);
+    assert_int_equal(counts[TTT_DRAW], 0);
+    assert_int_equal(counts[TTT_IN_PROGRESS], 5628804);
+    assert_int_equal(by_length[7], 13032);
+    assert_int_equal(by_length[8], 5673234); /* the games of 8 plies */
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(by_length[i], 0);
+    ttt_game_free(game);
+}
+
+static const struct perft_case {
+    int width, height, k, gravity, depth;
+} perft_cases[] = {
+    /* Depths keep each plain walk near a million games. Full games (with
+     * draws) on the smaller gravity boards. */
+    {4, 3, 3, 0, 6}, {3, 4, 3, 0, 6}, {5, 3, 3, 0, 5}, {4, 4, 3, 1, 10},
+    {5, 3, 3, 1, 8}, {3, 5, 3, 1, 10}, {4, 4, 4, 1, 10}, {5, 4, 4, 1, 8},
+    {4, 3, 4, 0, 6}, {3, 4, 4, 1, 12}, {4, 4, 4, 0, 5}, {3, 3, 3, 1, 9},
+};
+
+static void test_perft_matches_plain_walk(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof perft_cases / sizeof perft_cases[0]; i++) {
+        const struct perft_case *c = &perft_cases[i];
+        ttt_game *game = new_board(c->width, c->height, c->k, c->gravity);
+        /* From the empty board and from one move in (fewer symmetries). */
+        for (int opening = 0; opening < 2; opening++) {
+            if (opening)
+                assert_int_equal(ttt_drop(game, 0, NULL, NULL), TTT_OK);
+            uint64_t counts[4], by_length[64], plain[4] = {0, 0, 0, 0};
+            uint64_t plain_length[64] = {0};
+            size_t len;
+            assert_int_equal(ttt_perft(game, c->depth, 0, counts, by_length, 64, &len),
+                             TTT_OK);
+            plain_walk(game, c->depth, 0, plain, plain_length);
+            for (int s = 0; s < 4; s++)
+                assert_int_equal(counts[s], plain[s]);
+            for (size_t p = 0; p < len; p++)
+                assert_int_equal(by_length[p], plain_length[p]);
+
+            int depth = c->depth < 8 ? c->depth : 8;
+            assert_int_equal(ttt_count_positions(game, depth, 0, counts), TTT_OK);
+            plain_positions(game, depth, plain);
+            for (int s = 0; s < 4; s++)
+                assert_int_equal(counts[s], plain[s]);
+        }
+        ttt_game_free(game);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +585,8 @@ int main(void)
         cmocka_unit_test(test_budget_bounds),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_perft_connect_four),
+        cmocka_unit_test(test_perft_matches_plain_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
