@@ -576,6 +576,57 @@ static void test_perft_matches_plain_walk(void **state)
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Random playouts under gravity                                             */
+
+static const struct playout_case {
+    int width, height, k, misere;
+    const char *opening; /* columns, '1' for the first */
+} playout_cases[] = {
+    {7, 6, 4, 0, ""},        /* Connect Four: the unrolled line check */
+    {7, 6, 4, 1, "4444"},    /* misere */
+    {6, 7, 4, 0, "111111"},  /* a full column from the start */
+    {8, 7, 5, 0, "12"},      /* 64 bits exactly, K = 5 */
+    {4, 4, 3, 0, "1"},
+    {5, 3, 4, 0, ""},        /* K taller than the board: rows only */
+    {3, 12, 4, 0, "2"},      /* K wider than the board: columns only */
+    {9, 5, 4, 0, ""},        /* K = 4 on another height */
+    {9, 7, 4, 0, ""},        /* too big for a word: the general path */
+    {5, 5, 5, 1, "3"},
+};
+
+/* ttt_random_playouts plays, game for game, what ttt_random_playout plays
+ * on copies: the same counts and the same seed afterwards. */
+static void test_playouts_match_single_games(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof playout_cases / sizeof playout_cases[0]; i++) {
+        const struct playout_case *c = &playout_cases[i];
+        ttt_game *game = new_board(c->width, c->height, c->k, 1);
+        assert_int_equal(ttt_game_set_rule(game, TTT_RULE_MISERE, c->misere), TTT_OK);
+        for (const char *col = c->opening; *col; col++)
+            assert_int_equal(ttt_drop(game, *col - '1', NULL, NULL), TTT_OK);
+        const uint64_t games = 3000;
+        uint64_t batch_seed = 1400 + i, results[4] = {7, 7, 7, 7};
+        assert_int_equal(ttt_random_playouts(game, &batch_seed, games, results), TTT_OK);
+        uint64_t seed = 1400 + i, expected[4] = {0, 0, 0, 0};
+        for (uint64_t g = 0; g < games; g++) {
+            ttt_game *copy;
+            int end;
+            assert_int_equal(ttt_game_clone(game, &copy), TTT_OK);
+            assert_int_equal(ttt_random_playout(copy, &seed, &end), TTT_OK);
+            expected[end]++;
+            ttt_game_free(copy);
+        }
+        for (int st = 0; st < 4; st++)
+            assert_int_equal(results[st], expected[st]);
+        assert_int_equal(batch_seed, seed);
+        /* Both sides win some games: the counts are not all one kind. */
+        assert_true(results[TTT_X_WON] > 0 && results[TTT_O_WON] > 0);
+        ttt_game_free(game);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +638,7 @@ int main(void)
         cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_perft_connect_four),
         cmocka_unit_test(test_perft_matches_plain_walk),
+        cmocka_unit_test(test_playouts_match_single_games),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
