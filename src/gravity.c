@@ -3,6 +3,7 @@
 
 #include "compiler.h"
 #include "gravity.h"
+#include "solver.h"
 
 /*
  * The board. Column c takes bits c * (height + 1) .. c * (height + 1) +
@@ -730,5 +731,34 @@ int ttt__gravity_solve(const ttt_allocator *alloc, const gravity_position *pos,
     }
     out->nodes = g.nodes;
     alloc->dealloc(alloc->user, g.table);
+    return status;
+}
+
+int ttt__gravity_run_solve(const ttt_game *game, const snapshot *snap,
+                           uint64_t budget, size_t table_bytes, int all_moves,
+                           solve_result *r, ttt_solution *found)
+{
+    if (snap->state != TTT_IN_PROGRESS ||
+        !ttt__gravity_fits(snap->width, snap->height, snap->k, snap->gravity,
+                           snap->misere, snap->early_draw, snap->limit_empty))
+        return GRAVITY_NOT_HANDLED;
+    gravity_position pos = {snap->width, snap->height, snap->k, snap->cells,
+                            ttt__mover_at(snap->ply)};
+    gravity_answer answer;
+    answer.best = r->best;
+    int status = ttt__gravity_solve(&game->alloc, &pos, budget, table_bytes,
+                                    all_moves, &answer);
+    if (status == GRAVITY_NOT_HANDLED)
+        return status;
+    r->value = answer.value;
+    r->value_min = answer.value_min;
+    r->value_max = answer.value_max;
+    r->plies = answer.plies;
+    r->best_count = answer.best_count;
+    found->nodes = answer.nodes;
+    found->value = answer.value;
+    found->value_min = answer.value_min;
+    found->value_max = answer.value_max;
+    found->plies = answer.plies;
     return status;
 }

@@ -62,4 +62,17 @@ int ttt__gravity_solve(const ttt_allocator *alloc, const gravity_position *pos,
                        uint64_t node_budget, size_t table_bytes, int all_moves,
                        gravity_answer *out);
 
+/*
+ * ttt_solve's way in (solve.c's ttt__run_solve, for a game in progress):
+ * solves snap with this solver if it takes the board and the rules, filling
+ * r and found as the general solver would (found->nodes its positions), and
+ * returns TTT_OK, TTT_E_BUDGET or TTT_E_NOMEM; otherwise returns
+ * GRAVITY_NOT_HANDLED having written nothing.
+ */
+struct snapshot;
+struct solve_result;
+int ttt__gravity_run_solve(const ttt_game *game, const struct snapshot *snap,
+                           uint64_t budget, size_t table_bytes, int all_moves,
+                           struct solve_result *r, ttt_solution *found);
+
 #endif /* TTT_GRAVITY_H */
