@@ -38,14 +38,17 @@
  *     scores lie between a loss on ply 4 and a win on ply 3, which with the
  *     table's bounds narrows the window before any move;
  *   - moves are tried by the number of winning cells they create for the
- *     mover, the centre columns first among equals, and then by history
- *     (moves that caused cut-offs before);
+ *     mover, then by the number of K-windows through the cell (a static
+ *     weight: the centre and the middle rows first), then centre columns
+ *     first. (A history of cut-offs, as Fhourstones keeps, and a best move
+ *     remembered per table bucket both made the searches larger here.)
  *   - the table keeps, for each position, a lower and an upper bound of its
  *     score and the log of the work its search took; of the two entries of
  *     a bucket the first keeps the costliest search, the second the latest;
- *   - the root asks null-window questions: "can I win?", "can I avoid
- *     losing?", then for the exact score a bisection of the window that
- *     first tries the scores near zero (the cheap ones to refute).
+ *   - the root asks null-window questions: for the value alone "can I
+ *     win?", then "can I avoid losing?"; for the exact score a bisection of
+ *     the score window that first tries the scores near zero (the cheap
+ *     ones to refute), whose first answers give the value anyway.
  * Keys are exact (a bijective hash: the bucket index and the stored check
  * bits together give back the key), so no answer rests on a hash collision.
  */
@@ -95,7 +98,7 @@ typedef struct gsearch {
     int32_t bucket_bits;
     int32_t key_bits;   /* width * stride */
     uint64_t key_mask;
-    int32_t history[2][64]; /* per side and cell: cut-offs, weighted */
+    int32_t weight[64]; /* per bit: the K-windows through the cell */
     uint64_t nodes;
     uint64_t budget;
     int stopped;
@@ -134,9 +137,21 @@ static GRAVITY_INLINE uint64_t line_threats(uint64_t p, int32_t s, int k)
     return found;
 }
 
-/* Every cell (empty or not) where a stone of p would complete a line. */
-static GRAVITY_INLINE uint64_t threats_k(const gsearch *g, uint64_t p, int k)
+/* Every cell (empty or not) where a stone of p would complete a line.
+ * Where this is inlined with k and stride constants (stride > 0: a board
+ * at least k wide and k high, so all four directions count, at strides 1,
+ * stride - 1, stride and stride + 1), every shift is an immediate; stride
+ * 0 reads the directions from g. */
+static GRAVITY_INLINE uint64_t threats_k(const gsearch *g, uint64_t p, int k,
+                                         int32_t stride)
 {
+    if (stride > 0) {
+        uint64_t below = ~UINT64_C(0);
+        for (int m = 1; m < k; m++)
+            below &= p << m;
+        return below | line_threats(p, stride, k) |
+               line_threats(p, stride - 1, k) | line_threats(p, stride + 1, k);
+    }
     uint64_t found = 0;
     if (g->vertical) {
         uint64_t below = ~UINT64_C(0);
@@ -147,6 +162,12 @@ static GRAVITY_INLINE uint64_t threats_k(const gsearch *g, uint64_t p, int k)
     for (int32_t d = 0; d < g->dir_count; d++)
         found |= line_threats(p, g->dirs[d], k);
     return found;
+}
+
+/* threats_k for g's k, outside the search's inner loop. */
+static uint64_t threats_of(const gsearch *g, uint64_t p)
+{
+    return threats_k(g, p, g->k, 0);
 }
 
 static int has_line(const gsearch *g, uint64_t p)
@@ -293,11 +314,17 @@ static void table_put(gsearch *g, uint64_t key, int32_t lo, int32_t hi,
 /* ------------------------------------------------------------------------ */
 /* Search                                                                    */
 
+static int32_t negamax_c4(gsearch *g, int32_t alpha, int32_t beta);
 static int32_t negamax4(gsearch *g, int32_t alpha, int32_t beta);
 static int32_t negamax_any(gsearch *g, int32_t alpha, int32_t beta);
 
+/* Connect Four's board height: 6 rows, 7 bits a column. */
+#define C4_STRIDE 7
+
 static int32_t search(gsearch *g, int32_t alpha, int32_t beta)
 {
+    if (g->k == 4 && g->stride == C4_STRIDE && g->width >= 4)
+        return negamax_c4(g, alpha, beta);
     return g->k == 4 ? negamax4(g, alpha, beta) : negamax_any(g, alpha, beta);
 }
 
@@ -317,10 +344,12 @@ static GRAVITY_INLINE void unplay(gsearch *g, uint64_t move)
 
 /* The moves that do not lose at once (see above), or 0 if there are none. */
 static GRAVITY_INLINE uint64_t safe_moves(const gsearch *g, int k,
+                                          int32_t stride,
                                           uint64_t *opponent_wins)
 {
     uint64_t possible = (g->mask + g->bottom) & g->board;
-    uint64_t wins = threats_k(g, g->current ^ g->mask, k) & (g->board & ~g->mask);
+    uint64_t wins = threats_k(g, g->current ^ g->mask, k, stride) &
+                    (g->board & ~g->mask);
     uint64_t forced = possible & wins;
     *opponent_wins = wins;
     if (forced) {
@@ -333,19 +362,19 @@ static GRAVITY_INLINE uint64_t safe_moves(const gsearch *g, int k,
 
 /* Puts the safe moves in the order they are tried; returns their count. */
 static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
+                                      int32_t stride,
                                       uint64_t moves[MAX_COLUMNS])
 {
     int32_t keys[MAX_COLUMNS];
     int count = 0;
     uint64_t empty_cells = g->board & ~g->mask;
-    int side = g->moves & 1;
     for (int32_t i = 0; i < g->width; i++) {
         uint64_t move = safe & g->column[g->order[i]];
         if (!move)
             continue;
-        int32_t key = popcount64(threats_k(g, g->current | move, k) &
+        int32_t key = popcount64(threats_k(g, g->current | move, k, stride) &
                                  empty_cells & ~move) * 4096 +
-                      g->history[side][bit_index(move) & 63];
+                      g->weight[bit_index(move)];
         /* The child's table entry is needed soon: start loading it now,
          * while the other moves are scored (the table is far larger than
          * the caches, and its loads were most of a node's time). */
@@ -369,7 +398,7 @@ static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
 /* The score of the position for the side to move, fail-soft within
  * (alpha, beta). Precondition: the side to move cannot win at once. */
 static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
-                                           int32_t beta, int k)
+                                           int32_t beta, int k, int32_t stride)
 {
     if (TTT__RARE(++g->nodes > g->budget)) {
         g->stopped = 1;
@@ -377,7 +406,7 @@ static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
     }
     int32_t empty = g->cells - g->moves;
     uint64_t opponent_wins;
-    uint64_t safe = safe_moves(g, k, &opponent_wins);
+    uint64_t safe = safe_moves(g, k, stride, &opponent_wins);
     if (!safe)
         return -win_score(empty, 2);
     if (empty <= 2)
@@ -405,23 +434,20 @@ static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
         return alpha;
 
     uint64_t moves[MAX_COLUMNS];
-    int count = order_moves(g, safe, k, moves);
+    int count = order_moves(g, safe, k, stride, moves);
     uint64_t nodes_before = g->nodes;
     int32_t alpha_in = alpha, best = SCORE_NONE;
     for (int i = 0; i < count; i++) {
         play(g, moves[i]);
-        int32_t v = -(k == 4 ? negamax4(g, -beta, -alpha)
-                             : negamax_any(g, -beta, -alpha));
+        int32_t v = -(k != 4         ? negamax_any(g, -beta, -alpha)
+                      : stride > 0 ? negamax_c4(g, -beta, -alpha)
+                                   : negamax4(g, -beta, -alpha));
         unplay(g, moves[i]);
         if (g->stopped)
             return 0;
         if (v > best)
             best = v;
         if (v >= beta) {
-            int side = g->moves & 1;
-            int32_t *h = &g->history[side][bit_index(moves[i]) & 63];
-            if (*h < 4000)
-                (*h)++;
             table_put(g, key, v, hi, g->nodes - nodes_before);
             return v;
         }
@@ -435,14 +461,19 @@ static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
     return best;
 }
 
+static int32_t negamax_c4(gsearch *g, int32_t alpha, int32_t beta)
+{
+    return negamax_body(g, alpha, beta, 4, C4_STRIDE);
+}
+
 static int32_t negamax4(gsearch *g, int32_t alpha, int32_t beta)
 {
-    return negamax_body(g, alpha, beta, 4);
+    return negamax_body(g, alpha, beta, 4, 0);
 }
 
 static int32_t negamax_any(gsearch *g, int32_t alpha, int32_t beta)
 {
-    return negamax_body(g, alpha, beta, g->k);
+    return negamax_body(g, alpha, beta, g->k, 0);
 }
 
 /* As negamax, without the table's shortcut at the root, and naming the
@@ -453,7 +484,7 @@ static int32_t root_search(gsearch *g, int32_t alpha, int32_t beta,
     g->nodes++;
     int32_t empty = g->cells - g->moves;
     uint64_t opponent_wins;
-    uint64_t safe = safe_moves(g, g->k, &opponent_wins);
+    uint64_t safe = safe_moves(g, g->k, 0, &opponent_wins);
     if (!safe) {
         uint64_t possible = (g->mask + g->bottom) & g->board;
         uint64_t forced = possible & opponent_wins;
@@ -462,7 +493,7 @@ static int32_t root_search(gsearch *g, int32_t alpha, int32_t beta,
     }
     uint64_t moves[MAX_COLUMNS];
     moves[0] = lowest_bit(safe);
-    int count = order_moves(g, safe, g->k, moves);
+    int count = order_moves(g, safe, g->k, 0, moves);
     int32_t best = SCORE_NONE;
     *best_move = moves[0];
     if (empty <= 2)
@@ -485,9 +516,26 @@ static int32_t root_search(gsearch *g, int32_t alpha, int32_t beta,
     return best;
 }
 
-/* The exact score, by null-window questions that narrow [lo, hi]. */
-static int32_t exact_score(gsearch *g, int32_t lo, int32_t hi)
+/* The move the search would try first at the root. */
+static uint64_t first_choice(const gsearch *g)
 {
+    uint64_t opponent_wins, moves[MAX_COLUMNS];
+    uint64_t safe = safe_moves(g, g->k, 0, &opponent_wins);
+    if (safe) {
+        moves[0] = lowest_bit(safe);
+        order_moves(g, safe, g->k, 0, moves);
+        return moves[0];
+    }
+    uint64_t possible = (g->mask + g->bottom) & g->board;
+    uint64_t forced = possible & opponent_wins;
+    return lowest_bit(forced ? forced : possible);
+}
+
+/* The exact score, by null-window questions that narrow [*lo, *hi] (bounds
+ * that still hold if the budget stops it). */
+static int32_t exact_score(gsearch *g, int32_t *lo_bound, int32_t *hi_bound)
+{
+    int32_t lo = *lo_bound, hi = *hi_bound;
     while (lo < hi && !g->stopped) {
         int32_t mid = lo + (hi - lo) / 2;
         if (mid <= 0 && lo / 2 < mid)
@@ -495,12 +543,21 @@ static int32_t exact_score(gsearch *g, int32_t lo, int32_t hi)
         else if (mid >= 0 && hi / 2 > mid)
             mid = hi / 2;
         int32_t r = search(g, mid, mid + 1);
+        if (g->stopped)
+            break;
         if (r <= mid)
             hi = r;
         else
             lo = r;
     }
+    *lo_bound = lo;
+    *hi_bound = hi;
     return lo;
+}
+
+static int32_t value_class(int32_t score)
+{
+    return score > 0 ? TTT_VALUE_WIN : score < 0 ? TTT_VALUE_LOSS : TTT_VALUE_DRAW;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -543,6 +600,22 @@ static int gravity_setup(gsearch *g, const gravity_position *pos)
         g->bottom |= UINT64_C(1) << (c * g->stride);
         g->board |= g->column[c];
         g->order[c] = w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
+    }
+    static const int32_t step_col[4] = {0, 1, 1, 1}, step_up[4] = {1, 0, 1, -1};
+    for (int32_t c = 0; c < w; c++) {
+        for (int32_t up = 0; up < h; up++) {
+            int32_t windows = 0;
+            for (int d = 0; d < 4; d++) {
+                /* Windows of k along d holding (c, up): starting 0 .. k-1
+                 * steps back, each wholly on the board. */
+                for (int32_t back = 0; back < k; back++) {
+                    int32_t c0 = c - back * step_col[d], u0 = up - back * step_up[d];
+                    int32_t c1 = c0 + (k - 1) * step_col[d], u1 = u0 + (k - 1) * step_up[d];
+                    windows += c0 >= 0 && c1 < w && u0 >= 0 && u0 < h && u1 >= 0 && u1 < h;
+                }
+            }
+            g->weight[c * g->stride + up] = windows;
+        }
     }
     uint64_t mine = 0;
     for (int32_t c = 0; c < w; c++) {
@@ -627,7 +700,7 @@ static int optimal_moves(gsearch *g, int32_t score, uint64_t *found)
         uint64_t reply = (g->mask + g->bottom) & g->board;
         if (g->moves == g->cells) {
             child = 0;
-        } else if (threats_k(g, g->current, g->k) & reply) {
+        } else if (threats_of(g, g->current) & reply) {
             child = win_score(empty - 1, 1);
         } else {
             /* The child scores at least -score; keeping it means no more. */
@@ -669,7 +742,7 @@ int ttt__gravity_solve(const ttt_allocator *alloc, const gravity_position *pos,
 
     int32_t empty = g.cells - g.moves;
     uint64_t possible = (g.mask + g.bottom) & g.board;
-    uint64_t wins = threats_k(&g, g.current, g.k) & possible;
+    uint64_t wins = threats_of(&g, g.current) & possible;
     if (wins) {
         out->nodes = 1;
         out->value = out->value_min = out->value_max = TTT_VALUE_WIN;
@@ -684,48 +757,46 @@ int ttt__gravity_solve(const ttt_allocator *alloc, const gravity_position *pos,
         return TTT_E_NOMEM;
     memset(g.table, 0, bytes);
 
-    /* The value: "can I win?", then "can I avoid losing?". */
-    uint64_t move = 0;
-    int32_t v = root_search(&g, 0, 1, &move);
-    int32_t score_lo, score_hi;
-    if (!g.stopped && v > 0) {
-        out->value_min = TTT_VALUE_WIN;
-        score_lo = 1;
-        score_hi = win_score(empty, 3);
-    } else if (!g.stopped) {
-        out->value_max = TTT_VALUE_DRAW;
-        uint64_t draw_move = 0;
-        v = root_search(&g, -1, 0, &draw_move);
-        if (!g.stopped || !move)
-            move = draw_move;
-        if (!g.stopped) {
-            if (v >= 0) {
-                out->value_min = TTT_VALUE_DRAW;
-            } else {
-                out->value_max = TTT_VALUE_LOSS;
-            }
-        }
-        score_lo = empty >= 2 ? -win_score(empty, 2) : 0;
-        score_hi = v >= 0 ? 0 : -1;
-    } else {
-        score_lo = score_hi = 0;
-    }
-    out->value = out->value_min;
-    if (move)
-        put_moves(&g, move, out);
     int status = TTT_OK;
-    if (g.stopped) {
-        status = TTT_E_BUDGET;
-    } else if (all_moves) {
-        /* The plies and every optimal move. */
-        int32_t score = 0;
-        if (out->value != TTT_VALUE_DRAW)
-            score = exact_score(&g, score_lo, score_hi);
+    if (all_moves) {
+        /* The exact score straight away: its bisection asks the value's
+         * questions on the way, so a value pass first would repeat them. */
+        int32_t lo = empty >= 2 ? -win_score(empty, 2) : 0;
+        int32_t hi = empty >= 3 ? win_score(empty, 3) : 0;
+        int32_t score = exact_score(&g, &lo, &hi);
         uint64_t optimal = 0;
         if (!g.stopped && optimal_moves(&g, score, &optimal)) {
+            out->value = out->value_min = out->value_max = value_class(score);
             out->plies = score == 0 ? empty : plies_of(empty, score);
             put_moves(&g, optimal, out);
+        } else {
+            /* What the narrowed window proves, and the first move the
+             * search would try. */
+            out->value = out->value_min = value_class(lo);
+            out->value_max = value_class(hi);
+            put_moves(&g, first_choice(&g), out);
+            status = TTT_E_BUDGET;
         }
+    } else {
+        /* The value: "can I win?", then "can I avoid losing?". */
+        uint64_t move = 0;
+        int32_t v = root_search(&g, 0, 1, &move);
+        if (!g.stopped && v > 0) {
+            out->value_min = TTT_VALUE_WIN;
+        } else if (!g.stopped) {
+            out->value_max = TTT_VALUE_DRAW;
+            uint64_t draw_move = 0;
+            v = root_search(&g, -1, 0, &draw_move);
+            move = draw_move;
+            if (!g.stopped) {
+                if (v >= 0)
+                    out->value_min = TTT_VALUE_DRAW;
+                else
+                    out->value_max = TTT_VALUE_LOSS;
+            }
+        }
+        out->value = out->value_min;
+        put_moves(&g, move, out);
         if (g.stopped)
             status = TTT_E_BUDGET;
     }
