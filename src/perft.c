@@ -233,6 +233,16 @@ static int canonical_child(perft_run *run, int32_t side, int32_t cell)
     return fixed;
 }
 
+/* Whether a mark may go on cell of the decoded board: an empty cell, and
+ * under gravity the lowest empty one of its column. */
+static int is_move(const perft_run *run, int32_t cell)
+{
+    int32_t width = run->snap.width, row = cell / width, col = cell % width;
+    if (run->snap.gravity)
+        return row == ttt__board_landing_row(&run->board, col);
+    return ttt__board_is_empty(&run->board, row, col);
+}
+
 /* The state after mark was placed on the board, as the game judges it. */
 static int state_after(const perft_run *run, int completed, int mark)
 {
@@ -296,7 +306,7 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
             }
             decode_board(run, key);
             for (int32_t cell = 0; status == TTT_OK && cell < nn; cell++) {
-                if (!ttt__board_is_empty(&run->board, cell / n, cell % n))
+                if (!is_move(run, cell))
                     continue;
                 int completed = ttt__board_place(&run->board, cell / n,
                                                  cell % n, mark);
@@ -328,11 +338,38 @@ static int perft_layers(perft_run *run, int depth, uint64_t counts[4],
     return status;
 }
 
+/* The image of (row, col) under symmetry s (numbered as symmetric_cell
+ * numbers them) of a width x height board; on a rectangle only 0 (identity),
+ * 2 (half turn), 4 (left-right) and 5 (top-bottom) are symmetries. */
+static int32_t image_cell(int32_t width, int32_t height, int s, int32_t row,
+                          int32_t col)
+{
+    if (width == height)
+        return symmetric_cell(width, s, row, col);
+    switch (s) {
+    case 2: return (height - 1 - row) * width + (width - 1 - col);
+    case 4: return row * width + (width - 1 - col);
+    case 5: return (height - 1 - row) * width + col;
+    default: return row * width + col;
+    }
+}
+
+/* Whether symmetry s maps the game to itself: every symmetry of a square,
+ * four of a rectangle, and under gravity (which keeps the bottom at the
+ * bottom) only the identity and the left-right mirror. */
+static int board_symmetry(int32_t width, int32_t height, int gravity, int s)
+{
+    if (gravity)
+        return s == 0 || s == 4;
+    return width == height || s == 0 || s == 2 || s == 4 || s == 5;
+}
+
 /* Shared set-up of ttt_perft and ttt_count_positions. */
 static int perft_run_start(const ttt_game *game, size_t table_bytes,
                            perft_run *run, void **block)
 {
-    int32_t n = game->board.n, k = game->board.k, nn = game->board.nn;
+    int32_t k = game->board.k, nn = game->board.nn;
+    int32_t width = game->board.width, height = game->board.height;
     memset(run, 0, sizeof *run);
     run->game = game;
     run->key_words = ((size_t)nn * 2 + 63) / 64;
@@ -342,7 +379,7 @@ static int perft_run_start(const ttt_game *game, size_t table_bytes,
     carve(&sizes, 8 * (size_t)nn, sizeof(int32_t));
     carve(&sizes, 8 * run->key_words, sizeof(uint64_t));
     carve(&sizes, 2 * run->key_words, sizeof(uint64_t));
-    carve(&sizes, ttt__board_bytes(n, k), 1);
+    carve(&sizes, ttt__board_bytes_rect(width, height, k), 1);
     if (sizes.overflow)
         return TTT_E_NOMEM;
     *block = engine_alloc(game, sizes.used);
@@ -354,20 +391,21 @@ static int perft_run_start(const ttt_game *game, size_t table_bytes,
     run->images = carve(&parts, 8 * run->key_words, sizeof(uint64_t));
     run->child = carve(&parts, run->key_words, sizeof(uint64_t));
     run->scratch = carve(&parts, run->key_words, sizeof(uint64_t));
-    void *board_mem = carve(&parts, ttt__board_bytes(n, k), 1);
+    void *board_mem = carve(&parts, ttt__board_bytes_rect(width, height, k), 1);
     take_snapshot(game, &run->snap);
     for (int s = 0; s < 8; s++) {
-        int fixes_start = 1;
+        int fixes_start = board_symmetry(width, height, run->snap.gravity, s);
         for (int32_t cell = 0; cell < nn; cell++) {
-            int32_t image = symmetric_cell(n, s, cell / n, cell % n);
+            int32_t image = image_cell(width, height, s, cell / width, cell % width);
             run->sym[s * nn + cell] = image;
             fixes_start &= run->snap.cells[image] == run->snap.cells[cell];
         }
         if (fixes_start)
             run->group[run->group_size++] = s;
     }
-    ttt__board_bind(&run->board, n, k, board_mem);
+    ttt__board_bind_rect(&run->board, width, height, k, board_mem);
     ttt__board_track_live(&run->board, run->snap.early_draw);
+    ttt__board_set_gravity(&run->board, run->snap.gravity);
     ttt__board_clear(&run->board);
     return TTT_OK;
 }

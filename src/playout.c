@@ -110,6 +110,7 @@ int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
     uint64_t rng = *seed;
     uint64_t counts[4] = {0, 0, 0, 0};
     ttt__small_board small;
+    ttt__gravity_board gravity;
     ttt__lock(game);
     if (game->state != TTT_IN_PROGRESS) {
         ttt__unlock(game);
@@ -124,6 +125,18 @@ int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
         ttt__unlock(game);
         uint64_t by_result[3];
         ttt__small_random_games(&small, &rng, games, by_result);
+        counts[won_by_mover] += by_result[2];
+        counts[won_by_other] += by_result[0];
+        counts[TTT_DRAW] += by_result[1];
+    } else if (!game->limit_empty && !game->early_draw &&
+               ttt__gravity_load(&game->board, mover, &gravity)) {
+        /* Gravity on a board that fits a word: every game on a bitboard,
+         * no copy at all. */
+        int won_by_mover = state_won_by(game, mover);
+        int won_by_other = state_won_by(game, -mover);
+        ttt__unlock(game);
+        uint64_t by_result[3];
+        ttt__gravity_random_games(&gravity, &rng, games, by_result);
         counts[won_by_mover] += by_result[2];
         counts[won_by_other] += by_result[0];
         counts[TTT_DRAW] += by_result[1];
@@ -375,4 +388,135 @@ int ttt__board_random_fill(ttt__board *board, uint64_t *seed, int mark)
     }
     board->empty_count = empty;
     return winner;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Gravity games on a bitboard                                               */
+
+int ttt__gravity_load(const ttt__board *board, int mark, ttt__gravity_board *gb)
+{
+    int32_t width = board->width, height = board->height, k = board->k;
+    int32_t stride = height + 1;
+    if (!board->gravity || (int64_t)width * stride > 64 ||
+        width > TTT__GRAVITY_COLUMNS)
+        return 0;
+    ttt__gravity_board loaded;
+    memset(&loaded, 0, sizeof loaded);
+    loaded.k = k;
+    /* A direction counts only if a line fits along it, which also keeps
+     * every shift of the line check, (k - 1) * stride, below 64. */
+    if (height >= k)
+        loaded.strides[loaded.directions++] = 1;
+    if (width >= k)
+        loaded.strides[loaded.directions++] = stride;
+    if (width >= k && height >= k) {
+        loaded.strides[loaded.directions++] = height;
+        loaded.strides[loaded.directions++] = height + 2;
+    }
+    for (int32_t col = 0; col < width; col++) {
+        uint64_t bit = UINT64_C(1) << (col * stride);
+        loaded.top |= bit << (height - 1);
+        int32_t fill = 0;
+        for (int32_t up = 0; up < height; up++) {
+            int placed = ttt__board_mark(board, (height - 1 - up) * width + col);
+            if (placed == mark)
+                loaded.to_move |= bit << up;
+            else if (placed != TTT_EMPTY)
+                loaded.other |= bit << up;
+            fill += placed != TTT_EMPTY;
+        }
+        if (fill < height) {
+            loaded.landing[col] = bit << fill;
+            loaded.columns |= (uint64_t)col << (4 * loaded.open);
+            loaded.open++;
+        }
+    }
+    *gb = loaded;
+    return 1;
+}
+
+/* Whether stones hold k in a row along one of gb's directions. Where this
+ * is inlined with k 4 and stride a constant (stride > 0: all four
+ * directions fit, the vertical one being 1, then stride - 1, stride and
+ * stride + 1), every shift is an immediate and the check is twelve
+ * instructions; stride 0 reads the directions from gb. */
+static inline int gravity_line(const ttt__gravity_board *gb, uint64_t stones,
+                               int k, int32_t stride)
+{
+    if (k == 4 && stride > 0) {
+        uint64_t v = stones & (stones >> 1);
+        uint64_t h = stones & (stones >> stride);
+        uint64_t d = stones & (stones >> (stride - 1));
+        uint64_t a = stones & (stones >> (stride + 1));
+        return ((v & (v >> 2)) | (h & (h >> (2 * stride))) |
+                (d & (d >> (2 * (stride - 1)))) | (a & (a >> (2 * (stride + 1))))) != 0;
+    }
+    uint64_t found = 0;
+    for (int32_t d = 0; d < gb->directions; d++) {
+        int32_t s = gb->strides[d];
+        uint64_t run = stones;
+        for (int m = 1; m < k; m++)
+            run &= stones >> (m * s);
+        found |= run;
+    }
+    return found != 0;
+}
+
+/* One game from gb: 1 if the side to move at the start completed a line,
+ * -1 if the other side did, 0 for a full board. */
+static inline int gravity_random_game(const ttt__gravity_board *gb,
+                                      uint64_t *seed, int k, int32_t stride)
+{
+    uint64_t landing[TTT__GRAVITY_COLUMNS];
+    memcpy(landing, gb->landing, sizeof landing);
+    uint64_t mover = gb->to_move, waiting = gb->other;
+    uint64_t columns = gb->columns, top = gb->top;
+    uint64_t rng = *seed;
+    uint32_t open = (uint32_t)gb->open;
+    int result = 0, side = 1;
+    while (open > 0) {
+        unsigned shift = 4 * ttt__random_below(&rng, open);
+        unsigned col = (unsigned)(columns >> shift) & 15;
+        uint64_t move = landing[col];
+        landing[col] = move << 1;
+        mover |= move;
+        if (TTT__RARE(move & top)) {
+            /* The column is full: take it out of the list. */
+            uint64_t below = (UINT64_C(1) << shift) - 1;
+            columns = (columns & below) | ((columns >> 4) & ~below);
+            open--;
+        }
+        if (TTT__RARE(gravity_line(gb, mover, k, stride))) {
+            result = side;
+            break;
+        }
+        uint64_t swap = mover;
+        mover = waiting;
+        waiting = swap;
+        side = -side;
+    }
+    *seed = rng;
+    return result;
+}
+
+static inline void gravity_games(const ttt__gravity_board *gb, uint64_t *seed,
+                                 uint64_t games, uint64_t by_result[3], int k,
+                                 int32_t stride)
+{
+    uint64_t rng = *seed;
+    for (uint64_t game = 0; game < games; game++)
+        by_result[gravity_random_game(gb, &rng, k, stride) + 1]++;
+    *seed = rng;
+}
+
+void ttt__gravity_random_games(const ttt__gravity_board *gb, uint64_t *seed,
+                               uint64_t games, uint64_t by_result[3])
+{
+    by_result[0] = by_result[1] = by_result[2] = 0;
+    if (gb->k == 4 && gb->directions == 4 && gb->strides[1] == 7)
+        gravity_games(gb, seed, games, by_result, 4, 7); /* Connect Four: 6 rows */
+    else if (gb->k == 4 && gb->directions == 4)
+        gravity_games(gb, seed, games, by_result, 4, gb->strides[1]);
+    else
+        gravity_games(gb, seed, games, by_result, gb->k, 0);
 }

@@ -1,4 +1,4 @@
-/* playout.h - the random player's board code: a uniformly random empty cell, whole random games on the board, and 3x3 / 4x4 games in registers. */
+/* playout.h - the random player's board code: a uniformly random empty cell, whole random games on the board, 3x3 / 4x4 games in registers, and gravity games on a bitboard. */
 #ifndef TTT_PLAYOUT_H
 #define TTT_PLAYOUT_H
 
@@ -51,5 +51,37 @@ int ttt__small_load(const ttt__board *board, int mark, ttt__small_board *small);
  * boards. */
 void ttt__small_random_games(const ttt__small_board *small, uint64_t *seed,
                              uint64_t games, uint64_t by_result[3]);
+
+/*
+ * A gravity board whose columns fit one 64-bit word (width * (height + 1)
+ * <= 64, Connect Four's 7x6 among them), for random games: column c takes
+ * bits c * (height + 1) up, bottom first, with a spare bit on top so lines
+ * never run from one column into the next. The open columns are kept in
+ * order, 4 bits each, so the draw ttt_random_move makes (the pick-th open
+ * column from the left) is one shift, and each column's landing cell is a
+ * bit that moves up a place per mark: a move takes no branch but when a
+ * column fills.
+ */
+#define TTT__GRAVITY_COLUMNS 16
+typedef struct ttt__gravity_board {
+    uint64_t to_move;   /* stones of the side to move */
+    uint64_t other;     /* stones of the side that moved last */
+    uint64_t top;       /* each column's top cell */
+    uint64_t columns;   /* the open columns' numbers, 4 bits each, leftmost lowest */
+    uint64_t landing[TTT__GRAVITY_COLUMNS]; /* each column's landing cell */
+    int32_t open;       /* columns that are not full */
+    int32_t k;
+    int32_t strides[4]; /* directions a line fits along: bit steps */
+    int32_t directions;
+} ttt__gravity_board;
+
+/* Packs a gravity board, whose side to move plays mark, into gb; returns 0
+ * (and leaves gb alone) if gravity is off or the board does not fit. */
+int ttt__gravity_load(const ttt__board *board, int mark, ttt__gravity_board *gb);
+/* Plays games random games from gb as ttt__board_random_drop and the board
+ * would (the same draws), the seed carrying from one to the next, and
+ * counts how they ended, as ttt__small_random_games does. */
+void ttt__gravity_random_games(const ttt__gravity_board *gb, uint64_t *seed,
+                               uint64_t games, uint64_t by_result[3]);
 
 #endif /* TTT_PLAYOUT_H */

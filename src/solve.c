@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "gravity.h"
 #include "pairing.h"
 #include "proof.h"
 #include "solver.h"
@@ -244,30 +245,24 @@ int ttt_solve(const ttt_game *game, uint64_t node_budget, size_t table_bytes,
 /* ------------------------------------------------------------------------ */
 /* Dedicated solvers                                                         */
 
-#define SOLVER_NOT_HANDLED 1
-
 /*
  * A solver built for one family of boards (Connect Four's bitboard solver,
- * for gravity boards whose columns fit a word under the classic rules)
- * takes the positions it fits: it fills r and found as the general search
- * would and returns TTT_OK, TTT_E_BUDGET or TTT_E_NOMEM. Every other board
- * and rule set comes back SOLVER_NOT_HANDLED with nothing written, and the
- * general search runs: the fallback, and the reference the dedicated
- * solvers are tested against. The position is in progress.
+ * gravity.h, for gravity boards whose columns fit a word under the classic
+ * rules) takes the positions it fits: it fills r and found as the general
+ * search would and returns TTT_OK, TTT_E_BUDGET or TTT_E_NOMEM. Every other
+ * board and rule set comes back GRAVITY_NOT_HANDLED with nothing written,
+ * and the general search runs: the fallback, and the reference the
+ * dedicated solver is tested against. The position is in progress.
  */
 static int run_dedicated_solver(const ttt_game *game, const snapshot *snap,
                                 uint64_t budget, size_t table_bytes,
                                 int all_moves, solve_result *r,
                                 ttt_solution *found)
 {
-    (void)game;
-    (void)snap;
-    (void)budget;
-    (void)table_bytes;
-    (void)all_moves;
-    (void)r;
-    (void)found;
-    return SOLVER_NOT_HANDLED;
+    if (!snap->gravity)
+        return GRAVITY_NOT_HANDLED;
+    return ttt__gravity_run_solve(game, snap, budget, table_bytes, all_moves,
+                                  r, found);
 }
 
 int ttt__run_solve(const ttt_game *game, const snapshot *snap,
@@ -291,7 +286,7 @@ int ttt__run_solve(const ttt_game *game, const snapshot *snap,
     found->method = TTT_METHOD_SEARCH;
     int dedicated = run_dedicated_solver(game, snap, budget, table_bytes,
                                          all_moves, r, found);
-    if (dedicated != SOLVER_NOT_HANDLED)
+    if (dedicated != GRAVITY_NOT_HANDLED)
         return dedicated;
 #ifndef TTT_NO_SHORTCUTS
     /* A pairing for each side proves a draw, a VCF a win, with no search

@@ -10,13 +10,16 @@
 #include "ttt.h"
 
 /*
- * Three benchmarks of the engine, each printing one table:
+ * Benchmarks of the engine, each printing one table:
  *   solve    the exact solver from the empty board of each goal game:
  *            value, nodes, time and peak memory of the value alone (what
  *            the goals measure) and of the full solve (plies and every
  *            optimal move);
  *   perft    whole-game counts through transpositions;
- *   match    bots against each other over seeded games.
+ *   match    bots against each other over seeded games;
+ *   connect4 gravity boards: the published small boards, random 7x6
+ *            positions of a few stones solved in full, 7x6 perft, and
+ *            (connect4-empty) the empty 7x6 board.
  * Memory is measured exactly: the game is built with a counting allocator
  * and the engine allocates through it, so the peak is the engine's own.
  * Times are wall-clock (CLOCK_MONOTONIC) and processor time (clock(), the
@@ -208,6 +211,179 @@ int bench_perft(FILE *out, int n, int k, int depth)
 }
 
 /* ------------------------------------------------------------------------ */
+/* connect4: gravity boards                                                  */
+
+static ttt_game *counted_gravity_game(int width, int height, int k,
+                                      counting *count)
+{
+    ttt_allocator alloc = {counting_alloc, counting_dealloc, count};
+    ttt_game *game = NULL;
+    if (ttt_game_new_rect_with(width, height, k, &alloc, &game) != TTT_OK ||
+        ttt_game_set_rule(game, TTT_RULE_GRAVITY, 1) != TTT_OK) {
+        fprintf(stderr, "ttt-bench-solve: cannot create a %dx%d gravity game\n",
+                width, height);
+        exit(1);
+    }
+    return game;
+}
+
+typedef struct solve_timing {
+    int status;
+    ttt_solution solution;
+    size_t best_len;
+    double wall, cpu;
+} solve_timing;
+
+static solve_timing timed_solve(const ttt_game *game, int flags, uint64_t budget)
+{
+    solve_timing t;
+    memset(&t, 0, sizeof t);
+    t.solution.size = sizeof t.solution;
+    int32_t best[64];
+    double start = seconds_now(), cpu_start = cpu_seconds_now();
+    t.status = ttt_solve(game, budget, 0, flags, &t.solution, best, 64, &t.best_len);
+    t.wall = seconds_now() - start;
+    t.cpu = cpu_seconds_now() - cpu_start;
+    return t;
+}
+
+static void gravity_row(FILE *out, const char *board, const char *pass,
+                        const solve_timing *t, const char *note)
+{
+    if (t->status != TTT_OK) {
+        fprintf(out, "%-14s %-6s %s\n", board, pass, ttt_strerror(t->status));
+        return;
+    }
+    char plies[16];
+    snprintf(plies, sizeof plies, "%d", t->solution.plies);
+    fprintf(out, "%-14s %-6s %-5s %5s %5zu %13llu %11.3f %11.3f   %s\n", board,
+            pass, value_name(t->solution.value),
+            t->solution.plies < 0 ? "-" : plies, t->best_len,
+            (unsigned long long)t->solution.nodes, t->wall, t->cpu, note);
+}
+
+static const struct gravity_goal {
+    int width, height, k;
+    int expect; /* the published value for the first player */
+} gravity_goals[] = {
+    {4, 4, 3, TTT_VALUE_WIN},
+    {4, 4, 4, TTT_VALUE_DRAW},
+};
+
+/*
+ * Connect Four and small gravity boards through ttt_solve: the published
+ * small boards, then `positions` random positions of `stones` stones on
+ * the 7x6 board (each solved exactly: value, plies and every optimal
+ * move), and with empty the empty 7x6 board, value only (the first
+ * player wins) and then in full (41 plies). Returns 0 if a value is not
+ * the published one.
+ */
+int bench_connect4(FILE *out, int positions, int stones, uint64_t seed,
+                   int empty, uint64_t budget)
+{
+    int ok = 1;
+    fprintf(out, "connect4: gravity boards through ttt_solve (value for the side to move)\n");
+    fprintf(out, "%-14s %-6s %-5s %5s %5s %13s %11s %11s   %s\n", "board", "pass",
+            "value", "plies", "best", "nodes", "wall_s", "cpu_s", "note");
+    for (size_t i = 0; i < sizeof gravity_goals / sizeof gravity_goals[0]; i++) {
+        const struct gravity_goal *g = &gravity_goals[i];
+        counting count = {0, 0};
+        ttt_game *game = counted_gravity_game(g->width, g->height, g->k, &count);
+        char board[32];
+        snprintf(board, sizeof board, "%dx%d K=%d", g->width, g->height, g->k);
+        solve_timing t = timed_solve(game, 0, budget);
+        gravity_row(out, board, "full", &t,
+                    g->expect > 0 ? "published: first player wins"
+                                  : "published: draw");
+        ok &= t.status == TTT_OK && t.solution.value == g->expect;
+        ttt_game_free(game);
+    }
+
+    /* Random positions: random columns from the empty board, kept if the
+     * game is still on after `stones` of them. */
+    double wall = 0, cpu = 0, worst = 0;
+    uint64_t nodes = 0;
+    int solved = 0, wins = 0, draws = 0, losses = 0, failed = 0;
+    uint64_t rng = seed;
+    while (solved + failed < positions) {
+        counting count = {0, 0};
+        ttt_game *game = counted_gravity_game(7, 6, 4, &count);
+        int state = TTT_IN_PROGRESS;
+        for (int i = 0; i < stones && state == TTT_IN_PROGRESS; i++) {
+            int row, col;
+            if (ttt_random_move(game, &rng, &row, &col) != TTT_OK ||
+                ttt_play(game, ttt_to_move(game), row, col, &state) != TTT_OK)
+                state = -1;
+        }
+        if (state == TTT_IN_PROGRESS) {
+            solve_timing t = timed_solve(game, 0, budget);
+            if (t.status != TTT_OK) {
+                failed++;
+            } else {
+                solved++;
+                wall += t.wall;
+                cpu += t.cpu;
+                nodes += t.solution.nodes;
+                if (t.wall > worst)
+                    worst = t.wall;
+                wins += t.solution.value > 0;
+                draws += t.solution.value == 0;
+                losses += t.solution.value < 0;
+            }
+        }
+        ttt_game_free(game);
+    }
+    fprintf(out, "7x6 K=4, %d random positions of %d stones (seed %llu), full solves: "
+                 "%d solved (%d win, %d draw, %d loss), %d stopped\n",
+            positions, stones, (unsigned long long)seed, solved, wins, draws, losses,
+            failed);
+    if (solved > 0)
+        fprintf(out, "  average %.3f s wall, %.3f s cpu, %.0f nodes; slowest %.3f s wall"
+                     "   goal: under 1 s on average\n",
+                wall / solved, cpu / solved, (double)nodes / solved, worst);
+    ok &= failed == 0;
+
+    if (empty) {
+        for (int flags = TTT_SOLVE_VALUE_ONLY; flags >= 0; flags--) {
+            counting count = {0, 0};
+            ttt_game *game = counted_gravity_game(7, 6, 4, &count);
+            solve_timing t = timed_solve(game, flags, budget);
+            gravity_row(out, "7x6 K=4 empty", flags ? "value" : "full", &t,
+                        flags ? "published: first player wins"
+                              : "published: win on ply 41, centre column only");
+            ok &= t.status == TTT_OK && t.solution.value == TTT_VALUE_WIN;
+            ttt_game_free(game);
+        }
+    }
+    return ok;
+}
+
+/* Perft on a gravity board (ttt perft W x H K depth --gravity). */
+int bench_perft_gravity(FILE *out, int width, int height, int k, int depth)
+{
+    counting count = {0, 0};
+    ttt_game *game = counted_gravity_game(width, height, k, &count);
+    uint64_t counts[4], lengths[64];
+    size_t len = 0;
+    double start = seconds_now(), cpu_start = cpu_seconds_now();
+    int status = ttt_perft(game, depth, 0, counts, lengths, 64, &len);
+    double elapsed = seconds_now() - start, cpu = cpu_seconds_now() - cpu_start;
+    ttt_game_free(game);
+    fprintf(out, "perft %dx%d %d %d gravity:", width, height, k, depth);
+    if (status != TTT_OK) {
+        fprintf(out, " %s\n", ttt_strerror(status));
+        return 0;
+    }
+    fprintf(out, " x_won=%llu o_won=%llu draw=%llu open=%llu (%llu games of %d plies) "
+                 "%.2f s (cpu %.2f s)\n",
+            (unsigned long long)counts[TTT_X_WON], (unsigned long long)counts[TTT_O_WON],
+            (unsigned long long)counts[TTT_DRAW],
+            (unsigned long long)counts[TTT_IN_PROGRESS],
+            (unsigned long long)lengths[len - 1], depth, elapsed, cpu);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
 /* match                                                                     */
 
 static const char *level_name(int level)
@@ -389,16 +565,16 @@ int bench_pairing(FILE *out)
 /* ------------------------------------------------------------------------ */
 /* proof                                                                     */
 
-/* The issue 16 goal boards, each settled by the proof-number search (a
+/* The goal boards of the proof-number search, each settled by the proof-number search (a
  * value-only ttt_solve on a board above 25 cells) within 60 s on one core.
  * A budget (0: none) keeps an unsettled board from running forever; such a
  * board prints "budget" with the bounds proven and counts as a miss. */
 int bench_proof(FILE *out, uint64_t budget, size_t table_bytes)
 {
     static const solve_goal goals[] = {
-        {6, 4, TTT_VALUE_WIN, "under 60 s"},
-        {6, 5, TTT_VALUE_DRAW, "under 60 s"},
-        {7, 5, TTT_VALUE_DRAW, "under 60 s (published: 2.5 s)"},
+        {6, 6, 4, TTT_VALUE_WIN, 1, "under 60 s"},
+        {6, 6, 5, TTT_VALUE_DRAW, 1, "under 60 s"},
+        {7, 7, 5, TTT_VALUE_DRAW, 1, "under 60 s (published: 2.5 s)"},
     };
     fprintf(out, "proof: value-only ttt_solve from the empty board (df-pn), budget %llu nodes, "
                  "table %zu MiB\n",
@@ -409,7 +585,7 @@ int bench_proof(FILE *out, uint64_t budget, size_t table_bytes)
     for (size_t i = 0; i < sizeof goals / sizeof goals[0]; i++) {
         const solve_goal *goal = &goals[i];
         counting count = {0, 0};
-        ttt_game *game = counted_game(goal->n, goal->k, &count);
+        ttt_game *game = counted_game(goal->width, goal->k, &count);
         size_t game_bytes = count.live;
         count.peak = count.live;
         ttt_solution solution;
@@ -421,7 +597,7 @@ int bench_proof(FILE *out, uint64_t budget, size_t table_bytes)
         double wall = seconds_now() - start, cpu = cpu_seconds_now() - cpu_start;
         ttt_game_free(game);
         char board[16], bounds[24];
-        snprintf(board, sizeof board, "(%d,%d,%d)", goal->n, goal->n, goal->k);
+        snprintf(board, sizeof board, "(%d,%d,%d)", goal->width, goal->height, goal->k);
         snprintf(bounds, sizeof bounds, "[%s,%s]", value_name(solution.value_min),
                  value_name(solution.value_max));
         if (status != TTT_OK && status != TTT_E_BUDGET) {
@@ -445,7 +621,8 @@ int bench_proof(FILE *out, uint64_t budget, size_t table_bytes)
 static void usage(void)
 {
     fputs("usage: ttt-bench-solve [--quick] [solve] [perft] [match] [bounds] [pairing]\n"
-          "         [proof] [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
+          "         [proof] [connect4] [connect4-empty] [--positions N] [--stones S]\n"
+          "         [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
           "         [--table-mib M]\n"
           "  solve   the exact solver on (3,3,3), (4,4,4), (4,4,3), (5,5,4)\n"
           "  perft   whole-game counts of 3x3 and 4x4\n"
@@ -456,7 +633,11 @@ static void usage(void)
           "  proof   (6,6,4), (6,6,5), (7,7,5) by the proof-number search, value\n"
           "          only (run only when named; --solve-budget defaults to\n"
           "          50000000 nodes here, --table-mib to 64)\n"
-          "  with no benchmark named, all four run. --quick: small boards,\n"
+          "  connect4  gravity: 4x4 K=3 and K=4, N random 7x6 positions of S\n"
+          "          stones solved in full (default 100 of 8), perft 7x6 4 8\n"
+          "  connect4-empty  the same, then the empty 7x6 board, value only and\n"
+          "          full (minutes; named only, never part of the default run)\n"
+          "  with no benchmark named, the first four run. --quick: small boards,\n"
           "  20 games. Defaults: --games 1000 --seed 1 --budget 20000.\n"
           "  Exit status 1 if a result misses its goal value or win rate.\n",
           stderr);
@@ -467,6 +648,7 @@ int main(int argc, char **argv)
     int quick = 0, run_solve = 0, run_perft = 0, run_match = 0, run_bounds = 0;
     int run_pairing = 0, run_proof = 0;
     size_t table_mib = 0;
+    int run_connect4 = 0, run_empty = 0, positions = 100, stones = 8;
     int games = 1000;
     uint64_t seed = 1, budget = 20000, solve_budget = 0;
     for (int i = 1; i < argc; i++) {
@@ -487,6 +669,14 @@ int main(int argc, char **argv)
             run_proof = 1;
         } else if (i + 1 < argc && strcmp(arg, "--table-mib") == 0) {
             table_mib = (size_t)strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(arg, "connect4") == 0) {
+            run_connect4 = 1;
+        } else if (strcmp(arg, "connect4-empty") == 0) {
+            run_connect4 = run_empty = 1;
+        } else if (i + 1 < argc && strcmp(arg, "--positions") == 0) {
+            positions = atoi(argv[++i]);
+        } else if (i + 1 < argc && strcmp(arg, "--stones") == 0) {
+            stones = atoi(argv[++i]);
         } else if (i + 1 < argc && strcmp(arg, "--games") == 0) {
             games = atoi(argv[++i]);
         } else if (i + 1 < argc && strcmp(arg, "--seed") == 0) {
@@ -500,8 +690,11 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    if (!run_solve && !run_perft && !run_match && !run_bounds && !run_pairing && !run_proof)
+    if (!run_solve && !run_perft && !run_match && !run_bounds && !run_pairing &&
+        !run_proof && !run_connect4)
         run_solve = run_perft = run_match = run_bounds = 1;
+    if (quick && positions > 10)
+        positions = 10;
     if (quick && games > 20)
         games = 20;
     int ok = 1;
@@ -520,6 +713,10 @@ int main(int argc, char **argv)
         ok &= bench_pairing(stdout);
     if (run_proof)
         ok &= bench_proof(stdout, solve_budget ? solve_budget : 50000000, table_mib << 20);
+    if (run_connect4) {
+        ok &= bench_connect4(stdout, positions, stones, seed, run_empty, solve_budget);
+        ok &= bench_perft_gravity(stdout, 7, 6, 4, 8);
+    }
     return ok ? 0 : 1;
 }
 #endif

@@ -104,6 +104,7 @@ typedef uint64_t (*bench_body)(void *ctx, uint64_t reps);
 typedef struct bench_case {
     const char *bench; /* benchmark name */
     int n, k;          /* board; k is 0 when it does not apply */
+    int height;        /* rows of a Connect Four board (gravity), else 0 */
     int shown;         /* 0: measured only for another benchmark's ratio */
     bench_body body;
     void *ctx;
@@ -152,12 +153,14 @@ static void free_cases(case_list *list)
     free(list->items);
 }
 
+/* The square (no gravity) case of bench on n x n with win length k. */
 static bench_case *find_case(const case_list *list, const char *bench, int n,
                              int k)
 {
     for (int i = 0; i < list->count; i++) {
         bench_case *c = &list->items[i];
-        if (strcmp(c->bench, bench) == 0 && c->n == n && c->k == k)
+        if (strcmp(c->bench, bench) == 0 && c->n == n && c->k == k &&
+            c->height == 0)
             return c;
     }
     return NULL;
@@ -588,11 +591,39 @@ static void add_playout(case_list *list, const char *bench, bench_body body,
     add_case(list, bench, n, k, body, ctx, free_playout);
 }
 
+/* Connect Four: n columns, height rows, K = k, gravity. */
+static bench_case *add_gravity_playout(case_list *list, const char *bench,
+                                       bench_body body, int width, int height,
+                                       int k)
+{
+    playout_ctx *ctx = malloc(sizeof *ctx);
+    if (!ctx)
+        die("out of memory");
+    int rc = ttt_game_new_rect(width, height, k, &ctx->game);
+    if (rc == TTT_OK)
+        rc = ttt_game_set_rule(ctx->game, TTT_RULE_GRAVITY, 1);
+    if (rc != TTT_OK)
+        die("a %dx%d gravity game: %s", width, height, ttt_strerror(rc));
+    ctx->seed = 0x0123456789abcdefu;
+    ctx->plies = ctx->games = 0;
+    bench_case *c = add_case(list, bench, width, k, body, ctx, free_playout);
+    c->height = height;
+    return c;
+}
+
+static void playout_param(const bench_case *c, char *param, size_t size)
+{
+    if (c->height)
+        snprintf(param, size, "%dx%d K=%d gravity", c->n, c->height, c->k);
+    else
+        snprintf(param, size, "N=%d K=%d", c->n, c->k);
+}
+
 static void report_playout(const options *opt, const bench_case *c)
 {
     const playout_ctx *ctx = c->ctx;
     char param[64];
-    snprintf(param, sizeof param, "N=%d K=%d", c->n, c->k);
+    playout_param(c, param, sizeof param);
     print_row(opt, "playout", param, 1e9 / c->median, 0, "games/s",
               c->spread);
     print_row(opt, "playout", param, c->median, 1, "ns/game", -1);
@@ -619,7 +650,7 @@ BENCH_BODY body_playouts(void *ctx_, uint64_t reps)
 static void report_playouts(const options *opt, const bench_case *c)
 {
     char param[64];
-    snprintf(param, sizeof param, "N=%d K=%d", c->n, c->k);
+    playout_param(c, param, sizeof param);
     print_row(opt, "playouts", param, 1e9 / c->median, 0, "games/s",
               c->spread);
     print_row(opt, "playouts", param, c->median, 1, "ns/game", -1);
@@ -816,6 +847,18 @@ static void print_goals(const case_list *list, double allocs, double moves)
         print_goal(">= 20 million random 3x3 games/s on one core",
                    per_second >= 20e6, "%.1f million/s", per_second / 1e6);
     }
+    for (int i = 0; i < list->count; i++) {
+        const bench_case *c = &list->items[i];
+        if (c->height && strcmp(c->bench, "playouts") == 0) {
+            double per_second = 1e9 / c->median;
+            double ratio = playouts ? paired_ratio(c, playouts) : 0;
+            print_goal(">= 20 million random Connect Four games/s", per_second >= 20e6,
+                       "%.1f million/s", per_second / 1e6);
+            if (playouts)
+                printf("  %-56s %.2fx\n", "       (Connect Four time per game / 3x3's)",
+                       ratio);
+        }
+    }
     bench_case *playout = find_case(list, "playout", 3, 3);
     if (playout)
         printf("  %-56s %.1f million/s\n",
@@ -973,12 +1016,14 @@ int main(int argc, char **argv)
         add_playout(&list, "playout", body_playout, 3, 3);
         add_playout(&list, "playout", body_playout, 7, 4);
         add_playout(&list, "playout", body_playout, 15, 5);
+        add_gravity_playout(&list, "playout", body_playout, 7, 6, 4);
     }
     if (wanted(&opt, "playouts")) {
         add_playout(&list, "playouts", body_playouts, 3, 3);
         add_playout(&list, "playouts", body_playouts, 4, 4);
         add_playout(&list, "playouts", body_playouts, 7, 4);
         add_playout(&list, "playouts", body_playouts, 15, 5);
+        add_gravity_playout(&list, "playouts", body_playouts, 7, 6, 4);
     }
     run_cases(&opt, &list);
     report(&opt, &list);
