@@ -43,6 +43,24 @@ static uint64_t default_bot_budget(int32_t k)
 }
 #define BOT_ROOT_MAX 64          /* root moves searched: the best by weight */
 #define BOT_MOVE_LIST_BYTES ((size_t)64 << 20)
+/* The strong bot's transposition table: the iterations of the deepening
+ * revisit the same positions, and different move orders reach the same
+ * position. One table per move, from the game's allocator: a power of two
+ * of entries near the node budget, within these bounds. */
+#define BOT_TABLE_MIN ((size_t)1 << 8)
+#define BOT_TABLE_MAX ((size_t)1 << 16)
+#define BOT_KILLERS 2            /* moves that cut off at a ply, kept per ply */
+#define BOT_KILLER_PLIES 64
+
+enum { BOUND_EXACT = 1, BOUND_LOWER = 2, BOUND_UPPER = 3 };
+
+typedef struct bot_entry {
+    uint64_t key;    /* 0: empty */
+    int64_t value;   /* wins and losses counted from this position */
+    int32_t move;    /* the best or cutting move, -1 if none */
+    int16_t depth;
+    int16_t bound;   /* BOUND_* */
+} bot_entry;
 
 typedef struct bot {
     sboard b;
@@ -51,7 +69,63 @@ typedef struct bot {
     uint64_t budget;
     int stopped;
     int status;
+    uint64_t key;         /* the position's hash (key_term per mark) */
+    bot_entry *table;     /* table_mask + 1 entries, or NULL */
+    size_t table_mask;
+    int32_t killers[BOT_KILLER_PLIES][BOT_KILLERS];
 } bot;
+
+/* A pseudo-random hash term for a mark of p on cell (splitmix64): no
+ * table of terms to fill for a huge board. */
+static uint64_t key_term(int32_t cell, int p)
+{
+    uint64_t z = (uint64_t)cell * 2 + (uint64_t)p + UINT64_C(0x9E3779B97F4A7C15);
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+static void bot_place(bot *s, int32_t cell, int p)
+{
+    s->key ^= key_term(cell, p);
+    ttt__sboard_place(&s->b, cell, p);
+}
+
+static void bot_remove(bot *s, int32_t cell, int p)
+{
+    s->key ^= key_term(cell, p);
+    ttt__sboard_remove(&s->b, cell);
+}
+
+/* Wins and losses are stored counted from the position (they are found at
+ * different plies through transpositions), other scores as they are. */
+#define BOT_DECIDED (BOT_WIN - 2 * MAX_SEARCH_DEPTH)
+
+static int64_t value_to_table(int64_t v, int ply)
+{
+    return v >= BOT_DECIDED ? v + ply : v <= -BOT_DECIDED ? v - ply : v;
+}
+
+static int64_t value_from_table(int64_t v, int ply)
+{
+    return v >= BOT_DECIDED ? v - ply : v <= -BOT_DECIDED ? v + ply : v;
+}
+
+/* Moves the key of cell, if it is in keys[from, to), to position at
+ * (shifting the ones between down): the table's move and the killers are
+ * tried before the rest. Returns whether it was found. */
+static int bring_forward(int64_t *keys, size_t at, size_t to, int32_t cell)
+{
+    for (size_t i = at; i < to; i++) {
+        if (move_cell(keys[i]) == cell) {
+            int64_t key = keys[i];
+            memmove(keys + at + 1, keys + at, (i - at) * sizeof(int64_t));
+            keys[at] = key;
+            return 1;
+        }
+    }
+    return 0;
+}
 
 static int64_t bot_eval(const sboard *b, int me)
 {
@@ -178,6 +252,20 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
     if (depth <= 0 && forced < 0)
         return bot_eval(b, me);
 
+    bot_entry *entry = s->table ? &s->table[s->key & s->table_mask] : NULL;
+    int32_t table_move = -1;
+    if (entry && entry->key == s->key) {
+        table_move = entry->move;
+        if (entry->depth >= depth && forced < 0) {
+            int64_t v = value_from_table(entry->value, ply);
+            if (entry->bound == BOUND_EXACT ||
+                (entry->bound == BOUND_LOWER && v >= beta) ||
+                (entry->bound == BOUND_UPPER && v <= alpha))
+                return v;
+        }
+    }
+    int64_t alpha_in = alpha;
+
     size_t base = s->moves.top;
     int32_t count;
     if (forced >= 0) {
@@ -196,31 +284,61 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         return 0;
     }
     ttt__select_moves(s->moves.keys, base, base + (size_t)count, BOT_BEAM);
+    size_t end = base + (size_t)count;
     if (count > BOT_BEAM)
         count = BOT_BEAM;
+    /* The table's move first, even from outside the beam (it was best
+     * here before); then the killers of this ply, from within the beam. */
+    size_t front = base;
+    if (table_move >= 0 && count > 1 && bring_forward(s->moves.keys, front, end, table_move))
+        front++;
+    if (ply < BOT_KILLER_PLIES) {
+        for (int k = 0; k < BOT_KILLERS; k++) {
+            int32_t killer = s->killers[ply][k];
+            if (killer >= 0 && killer != table_move && front < base + (size_t)count &&
+                bring_forward(s->moves.keys, front, base + (size_t)count, killer))
+                front++;
+        }
+    }
 
     int64_t best = -BOT_INF;
+    int32_t best_cell = -1;
     for (int32_t i = 0; i < count; i++) {
         int32_t cell = move_cell(s->moves.keys[base + (size_t)i]);
-        ttt__sboard_place(b, cell, me);
+        bot_place(s, cell, me);
         int64_t v;
         int state = sboard_state(b, me);
         if (state != TTT_IN_PROGRESS)
             v = ended_score(state, me, BOT_WIN - ply - 1);
         else
             v = -bot_node(s, forced >= 0 ? depth : depth - 1, -beta, -alpha, ply + 1);
-        ttt__sboard_remove(b, cell);
+        bot_remove(s, cell, me);
         if (s->stopped)
             break;
         if (v > best) {
             best = v;
+            best_cell = cell;
             if (v > alpha)
                 alpha = v;
-            if (v >= beta)
+            if (v >= beta) {
+                if (forced < 0 && ply < BOT_KILLER_PLIES && s->killers[ply][0] != cell) {
+                    s->killers[ply][1] = s->killers[ply][0];
+                    s->killers[ply][0] = cell;
+                }
                 break;
+            }
         }
     }
     s->moves.top = base;
+    if (entry && !s->stopped && best_cell >= 0) {
+        /* Always replace: the newest search is the deepest so far. */
+        entry->key = s->key;
+        entry->value = value_to_table(best, ply);
+        entry->move = best_cell;
+        entry->depth = (int16_t)(depth < INT16_MAX ? depth : INT16_MAX);
+        entry->bound = (int16_t)(best >= beta ? BOUND_LOWER : best <= alpha_in ? BOUND_UPPER
+                                                                              : BOUND_EXACT);
+    }
     return best;
 }
 
@@ -270,6 +388,20 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     s.moves.limit = BOT_MOVE_LIST_BYTES / sizeof(int64_t);
     s.budget = UINT64_MAX; /* the first iteration always completes */
     s.status = TTT_OK;
+    for (int32_t cell = 0; cell < snap->nn; cell++) {
+        if (snap->cells[cell] != TTT_EMPTY)
+            s.key ^= key_term(cell, ttt__player_of(snap->cells[cell]));
+    }
+    for (int ply = 0; ply < BOT_KILLER_PLIES; ply++)
+        s.killers[ply][0] = s.killers[ply][1] = -1;
+    /* Without the table's memory the search runs as before, only slower. */
+    size_t slots = BOT_TABLE_MIN;
+    while (slots < BOT_TABLE_MAX && slots < budget)
+        slots *= 2;
+    s.table = engine_alloc(game, slots * sizeof(bot_entry));
+    s.table_mask = slots - 1;
+    if (s.table)
+        memset(s.table, 0, slots * sizeof(bot_entry));
     sboard *b = &s.b;
     int me = sboard_mover(b);
 
@@ -314,14 +446,14 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
                 int32_t best_index = 0;
                 for (int32_t i = 0; i < count; i++) {
                     int32_t cell = move_cell(s.moves.keys[i]);
-                    ttt__sboard_place(b, cell, me);
+                    bot_place(&s, cell, me);
                     int64_t v;
                     int state = sboard_state(b, me);
                     if (state != TTT_IN_PROGRESS)
                         v = ended_score(state, me, BOT_WIN);
                     else
                         v = -bot_node(&s, depth - 1, -BOT_INF, -alpha, 1);
-                    ttt__sboard_remove(b, cell);
+                    bot_remove(&s, cell, me);
                     if (s.stopped)
                         break;
                     if (v > best_score) {
@@ -348,6 +480,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     int status = s.status;
     ttt__threat_release(game, &threat);
     engine_free(game, s.moves.keys);
+    engine_free(game, s.table);
     engine_free(game, block);
     if (status != TTT_OK)
         return status;
