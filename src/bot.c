@@ -49,8 +49,6 @@ static uint64_t default_bot_budget(int32_t k)
  * of entries near the node budget, within these bounds. */
 #define BOT_TABLE_MIN ((size_t)1 << 8)
 #define BOT_TABLE_MAX ((size_t)1 << 16)
-#define BOT_KILLERS 2            /* moves that cut off at a ply, kept per ply */
-#define BOT_KILLER_PLIES 64
 
 enum { BOUND_EXACT = 1, BOUND_LOWER = 2, BOUND_UPPER = 3 };
 
@@ -72,7 +70,6 @@ typedef struct bot {
     uint64_t key;         /* the position's hash (key_term per mark) */
     bot_entry *table;     /* table_mask + 1 entries, or NULL */
     size_t table_mask;
-    int32_t killers[BOT_KILLER_PLIES][BOT_KILLERS];
 } bot;
 
 /* A pseudo-random hash term for a mark of p on cell (splitmix64): no
@@ -111,9 +108,9 @@ static int64_t value_from_table(int64_t v, int ply)
     return v >= BOT_DECIDED ? v - ply : v <= -BOT_DECIDED ? v + ply : v;
 }
 
-/* Moves the key of cell, if it is in keys[from, to), to position at
- * (shifting the ones between down): the table's move and the killers are
- * tried before the rest. Returns whether it was found. */
+/* Moves the key of cell, if it is in keys[at, to), to position at
+ * (shifting the ones between down): the table's move is tried before the
+ * rest. Returns whether it was found. */
 static int bring_forward(int64_t *keys, size_t at, size_t to, int32_t cell)
 {
     for (size_t i = at; i < to; i++) {
@@ -284,22 +281,13 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         return 0;
     }
     ttt__select_moves(s->moves.keys, base, base + (size_t)count, BOT_BEAM);
-    size_t end = base + (size_t)count;
     if (count > BOT_BEAM)
         count = BOT_BEAM;
-    /* The table's move first, even from outside the beam (it was best
-     * here before); then the killers of this ply, from within the beam. */
-    size_t front = base;
-    if (table_move >= 0 && count > 1 && bring_forward(s->moves.keys, front, end, table_move))
-        front++;
-    if (ply < BOT_KILLER_PLIES) {
-        for (int k = 0; k < BOT_KILLERS; k++) {
-            int32_t killer = s->killers[ply][k];
-            if (killer >= 0 && killer != table_move && front < base + (size_t)count &&
-                bring_forward(s->moves.keys, front, base + (size_t)count, killer))
-                front++;
-        }
-    }
+    /* The table's move first (it was best here before). Killer moves were
+     * tried too and cost depth: the weights order the beam better than
+     * the moves that cut off in a sibling's subtree. */
+    if (table_move >= 0 && count > 1)
+        bring_forward(s->moves.keys, base, base + (size_t)count, table_move);
 
     int64_t best = -BOT_INF;
     int32_t best_cell = -1;
@@ -320,13 +308,8 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
             best_cell = cell;
             if (v > alpha)
                 alpha = v;
-            if (v >= beta) {
-                if (forced < 0 && ply < BOT_KILLER_PLIES && s->killers[ply][0] != cell) {
-                    s->killers[ply][1] = s->killers[ply][0];
-                    s->killers[ply][0] = cell;
-                }
+            if (v >= beta)
                 break;
-            }
         }
     }
     s->moves.top = base;
@@ -370,8 +353,10 @@ static int32_t keep_safe_moves(int64_t *keys, int32_t count, const uint8_t *safe
 
 /* The strong bot's choice for a position in progress. */
 static int strong_move(const ttt_game *game, const snapshot *snap,
-                       uint64_t budget, uint64_t *seed, int32_t *cell_out)
+                       uint64_t budget, uint64_t *seed, int use_table,
+                       int32_t *cell_out, int *depth_out)
 {
+    *depth_out = 0;
     bot s;
     memset(&s, 0, sizeof s);
     carver sizes = {NULL, 0, 0};
@@ -392,13 +377,11 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
         if (snap->cells[cell] != TTT_EMPTY)
             s.key ^= key_term(cell, ttt__player_of(snap->cells[cell]));
     }
-    for (int ply = 0; ply < BOT_KILLER_PLIES; ply++)
-        s.killers[ply][0] = s.killers[ply][1] = -1;
     /* Without the table's memory the search runs as before, only slower. */
     size_t slots = BOT_TABLE_MIN;
     while (slots < BOT_TABLE_MAX && slots < budget)
         slots *= 2;
-    s.table = engine_alloc(game, slots * sizeof(bot_entry));
+    s.table = use_table ? engine_alloc(game, slots * sizeof(bot_entry)) : NULL;
     s.table_mask = slots - 1;
     if (s.table)
         memset(s.table, 0, slots * sizeof(bot_entry));
@@ -470,6 +453,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
                 memmove(s.moves.keys + 1, s.moves.keys, (size_t)best_index * sizeof(int64_t));
                 s.moves.keys[0] = first;
                 chosen = move_cell(first);
+                *depth_out = depth;
                 if (best_score >= BOT_WIN - MAX_SEARCH_DEPTH ||
                     best_score <= -(BOT_WIN - MAX_SEARCH_DEPTH))
                     break; /* decided: deeper search changes nothing */
@@ -539,8 +523,9 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
                 cell = pick_optimal(&r, rng);
             budget -= found.nodes < budget ? found.nodes : budget - 1;
         }
+        int depth;
         if (status == TTT_E_BUDGET)
-            status = strong_move(game, &snap, budget, rng, &cell);
+            status = strong_move(game, &snap, budget, rng, 1, &cell, &depth);
     }
     engine_free(game, block);
     if (status != TTT_OK)
@@ -550,4 +535,19 @@ int ttt_best_move(const ttt_game *game, int level, uint64_t node_budget,
     *row = cell / snap.width;
     *col = cell % snap.width;
     return TTT_OK;
+}
+
+int ttt__strong_search(const ttt_game *game, uint64_t budget, int use_table,
+                       int32_t *cell, int *depth)
+{
+    snapshot snap;
+    solve_result r;
+    void *block = ttt__start_solve(game, &snap, &r);
+    if (!block)
+        return TTT_E_NOMEM;
+    int status = snap.state != TTT_IN_PROGRESS
+                     ? TTT_E_GAME_OVER
+                     : strong_move(game, &snap, budget, NULL, use_table, cell, depth);
+    engine_free(game, block);
+    return status;
 }
