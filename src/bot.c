@@ -143,9 +143,13 @@ static int64_t centrality(const sboard *b, int32_t cell)
 }
 
 /* Pushes the candidate cells of the node, each scored for ordering;
- * returns how many, or ttt__push_move's failure. */
-static int32_t bot_candidates(bot *s, int me)
+ * returns how many, or ttt__push_move's failure. With keep > 0 only the
+ * best keep are left, best first: an inner node searches its beam only,
+ * and keeping the beam sorted as the cells come costs far less than
+ * selecting it from the whole list afterwards. */
+static int32_t bot_candidates(bot *s, int me, int32_t keep)
 {
+    size_t base = s->moves.top;
     sboard *b = &s->b;
     int opp = 1 - me;
     int any_mark = b->empty < b->nn;
@@ -174,10 +178,36 @@ static int32_t bot_candidates(bot *s, int me)
         if (score > SCORE_CAP / 1024 - 1)
             score = SCORE_CAP / 1024 - 1;
         score = score * 1024 + centrality(b, cell) * 8;
+        if (keep > 0 && count >= keep) {
+            /* The beam is full: cell enters only above its last (the key
+             * as ttt__push_move makes it). */
+            int64_t key = ((score < 0 ? 0 : score) << CELL_BITS) | cell;
+            int64_t *keys = s->moves.keys + base;
+            if (key <= keys[keep - 1])
+                continue;
+            int32_t at = keep - 1;
+            while (at > 0 && keys[at - 1] < key) {
+                keys[at] = keys[at - 1];
+                at--;
+            }
+            keys[at] = key;
+            continue;
+        }
         int status = ttt__push_move(&s->moves, cell, score);
         if (status != TTT_OK)
             return status;
         count++;
+        if (keep > 0) {
+            /* Sorted insertion of the newest key. */
+            int64_t *keys = s->moves.keys + base;
+            int64_t key = keys[count - 1];
+            int32_t at = count - 1;
+            while (at > 0 && keys[at - 1] < key) {
+                keys[at] = keys[at - 1];
+                at--;
+            }
+            keys[at] = key;
+        }
     }
     if (count == 0) {
         /* Only dead or far cells remain: any one of them will do, the
@@ -269,7 +299,7 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         int status = ttt__push_move(&s->moves, forced, 0);
         count = status == TTT_OK ? 1 : status;
     } else {
-        count = bot_candidates(s, me);
+        count = bot_candidates(s, me, BOT_BEAM);
     }
     if (count < 0) {
         /* At the lists' cap the search stops as at its node budget, with
@@ -280,7 +310,6 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
             s->status = TTT_E_NOMEM;
         return 0;
     }
-    ttt__select_moves(s->moves.keys, base, base + (size_t)count, BOT_BEAM);
     if (count > BOT_BEAM)
         count = BOT_BEAM;
     /* The table's move first (it was best here before). Killer moves were
@@ -403,7 +432,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
         chosen = threat.move;
     }
     if (chosen < 0) {
-        int32_t count = bot_candidates(&s, me);
+        int32_t count = bot_candidates(&s, me, 0);
         if (count > 0 && threat.kind == THREAT_DEFEND)
             count = keep_safe_moves(s.moves.keys, count, threat.safe);
         if (count < 0) {
