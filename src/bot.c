@@ -44,7 +44,7 @@ static uint64_t default_bot_budget(int32_t k)
     uint64_t budget = BOT_DEFAULT_WORK / ((uint64_t)k * (uint64_t)k);
     return budget < BOT_DEFAULT_BUDGET ? budget : BOT_DEFAULT_BUDGET;
 }
-#define BOT_ROOT_MAX 64          /* root moves searched: the best by weight */
+#define BOT_ROOT_MAX 24          /* root moves searched: the best by weight */
 #define BOT_MOVE_LIST_BYTES ((size_t)64 << 20)
 /* The strong bot's transposition table: the iterations of the deepening
  * revisit the same positions, and different move orders reach the same
