@@ -44,7 +44,7 @@ static uint64_t default_bot_budget(int32_t k)
     uint64_t budget = BOT_DEFAULT_WORK / ((uint64_t)k * (uint64_t)k);
     return budget < BOT_DEFAULT_BUDGET ? budget : BOT_DEFAULT_BUDGET;
 }
-#define BOT_ROOT_MAX 24          /* root moves searched: the best by weight */
+#define BOT_ROOT_MAX 64          /* root moves searched: the best by weight */
 #define BOT_MOVE_LIST_BYTES ((size_t)64 << 20)
 /* The strong bot's transposition table: the iterations of the deepening
  * revisit the same positions, and different move orders reach the same
@@ -131,7 +131,14 @@ static int64_t bot_eval(const sboard *b, int me)
 {
     int64_t e = me == 0 ? b->eval : -b->eval;
     /* In misère more marks in a one-sided window is worse, not better. */
-    return b->misere ? -e : e;
+    if (b->misere)
+        return -e;
+    /* The side to move makes a four out of any window of K - 2 of its
+     * marks before the other side can answer: on long lines (K >= 5) such
+     * windows count twice for it. */
+    if (b->k >= 5 && !b->gravity)
+        e += (int64_t)b->open_windows[me][b->k - 2] * b->weight[b->k - 2];
+    return e;
 }
 
 /* 0 .. 127, higher nearer the centre of the board. */
