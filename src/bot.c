@@ -23,6 +23,9 @@
  * wins or must be blocked at once, and a cell just below an opponent's
  * completion cell is tried last.
  * Positions with few empty cells are handed to the exact solver first.
+ * A transposition table, one per move, keeps each position's bound and
+ * best move across the iterations of the deepening: that move is tried
+ * first, and a deep enough bound ends the node at once.
  */
 
 #define BOT_WIN (INT64_C(1) << 50)
