@@ -92,4 +92,13 @@ int ttt__threat_answer(const ttt_game *game, int32_t width, int32_t height,
                        const snapshot *snap, int all_moves, uint64_t *budget,
                        solve_result *r, ttt_solution *found);
 
+/*
+ * For tests: the strong bot's alpha-beta (after its immediate checks and
+ * threat search) on game's position within budget nodes, with its
+ * transposition table or without; *cell gets its move, *depth the deepest
+ * iteration it completed (0: none, or decided before the search).
+ */
+int ttt__strong_search(const ttt_game *game, uint64_t budget, int use_table,
+                       int32_t *cell, int *depth);
+
 #endif /* TTT_THREAT_H */

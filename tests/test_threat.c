@@ -370,6 +370,49 @@ static void test_root_vcts(void **state)
     ttt_game_free(g);
 }
 
+/* The strong bot's transposition table: within the same
+ * node budget its iterative deepening completes deeper iterations, over
+ * positions of seeded self-play on 15x15 (a few may come out shallower:
+ * the order of the moves changes which ones the beam cuts). */
+static void test_bot_table_reaches_deeper(void **state)
+{
+    (void)state;
+    long depth_sum[2] = {0, 0};
+    int deeper = 0, shallower = 0, positions = 0;
+    for (uint64_t game_seed = 1; game_seed <= 4; game_seed++) {
+        ttt_game *g = new_game(15, 5);
+        uint64_t seed = game_seed;
+        assert_int_equal(ttt_play_next(g, 7, 7, NULL), TTT_OK);
+        for (int ply = 1; ply < 18 && ttt_state(g) == TTT_IN_PROGRESS; ply++) {
+            int row, col;
+            assert_int_equal(ttt_best_move(g, TTT_BOT_STRONG, 2000, &seed, &row, &col), TTT_OK);
+            assert_int_equal(ttt_play_next(g, row, col, NULL), TTT_OK);
+            if (ttt_state(g) != TTT_IN_PROGRESS)
+                break;
+            int depth[2];
+            for (int use_table = 0; use_table < 2; use_table++) {
+                int32_t cell = -1;
+                assert_int_equal(ttt__strong_search(g, 10000, use_table, &cell, &depth[use_table]),
+                                 TTT_OK);
+                int mark = TTT_X;
+                assert_int_equal(ttt_cell(g, cell / 15, cell % 15, &mark), TTT_OK);
+                assert_int_equal(mark, TTT_EMPTY);
+                depth_sum[use_table] += depth[use_table];
+            }
+            deeper += depth[1] > depth[0];
+            shallower += depth[1] < depth[0];
+            positions++;
+        }
+        ttt_game_free(g);
+    }
+    print_message("%d positions: depth sum %ld without the table, %ld with it; "
+                  "deeper %d, shallower %d\n",
+                  positions, depth_sum[0], depth_sum[1], deeper, shallower);
+    assert_true(positions >= 40);
+    assert_true(depth_sum[1] > depth_sum[0]);
+    assert_true(deeper > shallower);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -379,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_bot_stops_an_open_three),
         cmocka_unit_test(test_bot_stops_the_opponents_vcf),
         cmocka_unit_test(test_root_vcts),
+        cmocka_unit_test(test_bot_table_reaches_deeper),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

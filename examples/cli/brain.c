@@ -26,10 +26,11 @@
 #define LINE_CAP 256
 /* The time limit per move when the manager sends no INFO timeout_turn. */
 #define DEFAULT_TIMEOUT_TURN_MS 5000
-/* The share of the per-move limit spent searching: the node budget only
- * estimates the time, and a position with many marks near each other costs
- * more per node than the one the speed was last measured on. */
-#define THINK_SHARE 0.25
+/* The share of the per-move limit spent searching. The node budget only
+ * estimates the time (a position with many marks near each other costs
+ * more per node than the one the speed was last measured on), so a margin
+ * stays; the speed follows each move's measure, down at once. */
+#define THINK_SHARE 0.7
 /* With a match clock, at most this fraction of the time left per move. */
 #define TIME_LEFT_SHARE 0.05
 /* Node budgets: below the floor the bot still blocks and wins in one and

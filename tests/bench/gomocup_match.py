@@ -95,10 +95,10 @@ def opening(rng, size, stones):
 
 def play_game(commands, size, timeouts_ms, rule, start_stones, log):
     """commands[0] plays black (moves first). Returns (winner index or None
-    for a draw, plies, reason, each brain's longest move in seconds)."""
+    for a draw, plies, reason, each brain's move times in seconds)."""
     brains = [Brain(commands[0], "black"), Brain(commands[1], "white")]
     board = [[0] * size for _ in range(size)]
-    longest = [0.0, 0.0]
+    longest = [[], []]
     try:
         for brain, timeout_ms in zip(brains, timeouts_ms):
             brain.send("START %d" % size)
@@ -131,7 +131,7 @@ def play_game(commands, size, timeouts_ms, rule, start_stones, log):
             x, y, spent = mover.move()
             if x is None:
                 return 1 - to_move, plies, "%s answered %r" % (mover.name, y), longest
-            longest[to_move] = max(longest[to_move], spent)
+            longest[to_move].append(spent)
             if not (0 <= x < size and 0 <= y < size) or board[y][x]:
                 return 1 - to_move, plies, "%s played illegal %d,%d" % (mover.name, x, y), longest
             board[y][x] = 1 + to_move
@@ -181,7 +181,7 @@ def main():
     rng = random.Random(args.seed)
     # results[colour of the first brain][win, draw, loss]
     results = {"black": [0, 0, 0], "white": [0, 0, 0]}
-    slowest = [0.0, 0.0]
+    times = [[], []]  # move times of the first brain, of the second
     stones = []
     for game in range(args.games):
         if game % 2 == 0:
@@ -202,8 +202,8 @@ def main():
         else:
             outcome = 0 if winner == first_index else 2
         results[colour][outcome] += 1
-        slowest[0] = max(slowest[0], longest[first_index])
-        slowest[1] = max(slowest[1], longest[1 - first_index])
+        times[0] += longest[first_index]
+        times[1] += longest[1 - first_index]
         print("game %2d: first brain %s, %s after %d plies (%s); opening %s" % (
             game + 1, colour, ("wins", "draws", "loses")[outcome], plies, reason,
             " ".join("%d,%d" % s for s in stones)), flush=True)
@@ -215,8 +215,14 @@ def main():
         points += w + 0.5 * d
         print("first brain as %s: %d wins, %d draws, %d losses" % (colour, w, d, l))
     total = sum(sum(r) for r in results.values())
+    slowest = [max(t, default=0.0) for t in times]
     print("first brain: %.1f points of %d (%.1f%%); slowest move %.0f ms, opponent %.0f ms" % (
         points, total, 100.0 * points / max(total, 1), slowest[0] * 1e3, slowest[1] * 1e3))
+    limits = [args.first_timeout_turn or args.timeout_turn, args.timeout_turn]
+    for name, spent, limit in zip(("first brain", "opponent"), times, limits):
+        over = sum(1 for t in spent if t * 1e3 > limit)
+        mean = 1e3 * sum(spent) / max(len(spent), 1)
+        print("%s: %d moves, mean %.0f ms, %d over %d ms" % (name, len(spent), mean, over, limit))
     return 0
 
 
