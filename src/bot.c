@@ -367,7 +367,7 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
     return best;
 }
 
-/* Issue 16: threat search at the root (src/threat.h), on normal rules with
+/* Threat search at the root (src/threat.h), on normal rules with
  * K >= 5, within a quarter of the budget; its nodes come off *budget.
  * Returns the kind found (THREAT_NONE, with *status TTT_E_NOMEM, when
  * memory is short). */

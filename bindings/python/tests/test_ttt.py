@@ -333,6 +333,16 @@ class EngineTest(unittest.TestCase):
                          (ttt.VALUE_WIN, 1, [(0, 2)]))
         self.assertEqual(game.ply, 4)
 
+    def test_solve_says_how_the_value_was_proven(self):
+        # (6,6,6): each side has two cells of its own in every line.
+        solution = ttt.Game(6).solve()
+        self.assertEqual((solution.value, solution.method, solution.nodes),
+                         (ttt.VALUE_DRAW, ttt.METHOD_PAIRING, 0))
+        self.assertEqual(solution.plies, 36)
+        solution = ttt.Game().solve()  # 3x3: no pairing, the search
+        self.assertEqual(solution.method, ttt.Method.SEARCH)
+        self.assertGreater(solution.nodes, 0)
+
     def test_solve_within_a_budget(self):
         solution = ttt.Game(4).solve(node_budget=50)
         self.assertFalse(solution.complete)

@@ -63,6 +63,8 @@ __all__ = [
     "END_AGREED", "END_PLY_LIMIT",
     # since 1.3: rectangles and gravity
     "E_FLOATING", "E_COLUMN_FULL", "RULE_GRAVITY",
+    # since 1.3: how ttt_solve proved a value
+    "Method", "METHOD_SEARCH", "METHOD_PAIRING", "METHOD_THREATS",
 ]
 
 # ---------------------------------------------------------------------------
@@ -100,6 +102,14 @@ class Value(enum.IntEnum):
     LOSS = -1
     DRAW = 0
     WIN = 1
+
+
+class Method(enum.IntEnum):
+    """How Game.solve proved the value (since 1.3): TTT_METHOD_*."""
+
+    SEARCH = 0    # the search (or the rules, for a finished game)
+    PAIRING = 1   # a pairing strategy for each side: a draw, no search
+    THREATS = 2   # a VCF (a line of fours, each reply forced): a win
 
 
 class Rule(enum.IntEnum):
@@ -176,6 +186,8 @@ EVENT_PLAY, EVENT_UNDO, EVENT_REDO, EVENT_RESET = (
 VALUE_LOSS, VALUE_DRAW, VALUE_WIN = Value.LOSS, Value.DRAW, Value.WIN
 BOT_RANDOM, BOT_STRONG, BOT_PERFECT = (BotLevel.RANDOM, BotLevel.STRONG,
                                        BotLevel.PERFECT)
+METHOD_SEARCH, METHOD_PAIRING, METHOD_THREATS = (
+    Method.SEARCH, Method.PAIRING, Method.THREATS)
 SOLVE_VALUE_ONLY = 1
 MIN_SIZE, MAX_SIZE = 3, 1024
 OK = Status.OK
@@ -240,6 +252,7 @@ class Solution(NamedTuple):
     value_max: int
     best: List[Tuple[int, int]]
     complete: bool
+    method: "Method" = Method.SEARCH  # how the value was proven (1.3)
 
 
 # ---------------------------------------------------------------------------
@@ -383,7 +396,8 @@ class _Solution(ctypes.Structure):
     """struct ttt_solution: size must be set to sizeof before the call."""
     _fields_ = [("size", ctypes.c_size_t), ("value", ctypes.c_int32),
                 ("plies", ctypes.c_int32), ("nodes", ctypes.c_uint64),
-                ("value_min", ctypes.c_int32), ("value_max", ctypes.c_int32)]
+                ("value_min", ctypes.c_int32), ("value_max", ctypes.c_int32),
+                ("method", ctypes.c_int32)]
 
 
 _GameP = ctypes.POINTER(_Game)
@@ -1033,7 +1047,7 @@ class Game:
         return Solution(Value(out.value), out.plies, out.nodes, out.value_min,
                         out.value_max,
                         [divmod(cell, w) for cell in best[:best_len.value]],
-                        status == OK)
+                        status == OK, Method(out.method))
 
     def best_move(self, level: int = BOT_STRONG, node_budget: int = 0,
                   seed: Optional[Seed] = None) -> Tuple[int, int]:

@@ -163,6 +163,13 @@ pub const TTT_VALUE_DRAW: i32 = 0;
 /// Game value for the player to move: a win.
 pub const TTT_VALUE_WIN: i32 = 1;
 
+/// `ttt_solution.method`: found by the search (since 1.3).
+pub const TTT_METHOD_SEARCH: i32 = 0;
+/// `ttt_solution.method`: a draw proven by a pairing strategy for each side (since 1.3).
+pub const TTT_METHOD_PAIRING: i32 = 1;
+/// `ttt_solution.method`: a win proven by a VCF, a line of fours (since 1.3).
+pub const TTT_METHOD_THREATS: i32 = 2;
+
 /// `ttt_solve` flag: find the value only (no plies, one best move).
 pub const TTT_SOLVE_VALUE_ONLY: c_int = 1;
 
@@ -229,6 +236,8 @@ pub struct ttt_solution {
     pub value_min: i32,
     /// Proven upper bound of the value.
     pub value_max: i32,
+    /// How the value was proven: `TTT_METHOD_*` (since 1.3).
+    pub method: i32,
 }
 
 // -------------------------------------------------------------- functions

@@ -32,6 +32,28 @@ impl Value {
     }
 }
 
+/// How the solver proved a value (since 1.3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The search (or the rules, for a finished game).
+    Search,
+    /// A pairing strategy for each side: a draw, with no search.
+    Pairing,
+    /// A VCF (a line of fours, each reply forced): a win, with no game-tree search.
+    Threats,
+}
+
+impl Method {
+    fn from_library(raw: i32) -> Method {
+        match raw {
+            sys::TTT_METHOD_SEARCH => Method::Search,
+            sys::TTT_METHOD_PAIRING => Method::Pairing,
+            sys::TTT_METHOD_THREATS => Method::Threats,
+            _ => panic!("libttt returned the unknown method {raw}"),
+        }
+    }
+}
+
 /// How [`Game::solve_with`] searches. The default is [`Game::solve`]'s:
 /// no node cap, the library's default table size, both passes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -64,6 +86,8 @@ pub struct Solution {
     pub best: Vec<(usize, usize)>,
     /// Positions searched.
     pub nodes: u64,
+    /// How the value was proven.
+    pub method: Method,
     /// False if the node budget ran out: then only the bounds are proven.
     pub complete: bool,
 }
@@ -267,6 +291,7 @@ impl Game {
             plies: usize::try_from(out.plies).ok(),
             best: best[..len].iter().copied().map(cell).collect(),
             nodes: out.nodes,
+            method: Method::from_library(out.method),
             complete: status == sys::TTT_OK,
         })
     }

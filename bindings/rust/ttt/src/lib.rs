@@ -49,7 +49,7 @@ mod engine;
 mod error;
 mod game;
 
-pub use engine::{BotLevel, Counts, Perft, Solution, SolveOptions, Value};
+pub use engine::{BotLevel, Counts, Method, Perft, Solution, SolveOptions, Value};
 pub use error::{Error, ErrorKind, Result};
 pub use game::{Ending, Event, Game, Move};
 /// The raw `extern "C"` declarations (the `ttt-sys` crate).

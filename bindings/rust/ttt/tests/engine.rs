@@ -1,5 +1,5 @@
 //! engine.rs - tests of the engine bindings: seeded random moves and playouts, perft, position counts, the solver and the bots.
-use ttt::{BotLevel, Counts, ErrorKind, Game, SolveOptions, State, Value};
+use ttt::{BotLevel, Counts, ErrorKind, Game, Method, SolveOptions, State, Value};
 
 fn play_all(game: &Game, names: &[&str]) {
     for name in names {
@@ -155,4 +155,16 @@ fn bots() {
     }
     assert_eq!(game.state(), State::Draw);
     assert_eq!(game.best_move(BotLevel::Strong, 0, None).unwrap_err().kind(), ErrorKind::GameOver);
+}
+
+#[test]
+fn solve_says_how_the_value_was_proven() {
+    // (6,6,6): every line has two cells of its own for each side, a pairing draw.
+    let pairing = Game::new(6, 6).unwrap().solve().unwrap();
+    assert_eq!((pairing.value, pairing.method, pairing.nodes), (Value::Draw, Method::Pairing, 0));
+    assert_eq!(pairing.plies, Some(36));
+    // 3x3 has no pairing (too few cells): the search proves the draw.
+    let searched = Game::new(3, 3).unwrap().solve().unwrap();
+    assert_eq!((searched.value, searched.method), (Value::Draw, Method::Search));
+    assert!(searched.nodes > 0);
 }
