@@ -405,7 +405,7 @@ static void test_bot_table_reaches_deeper(void **state)
         }
         ttt_game_free(g);
     }
-    print_message("%d positions: depth sum %ld without the table, %ld with it; "
+    print_message("# %d positions: depth sum %ld without the table, %ld with it; "
                   "deeper %d, shallower %d\n",
                   positions, depth_sum[0], depth_sum[1], deeper, shallower);
     assert_true(positions >= 40);
