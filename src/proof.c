@@ -17,6 +17,8 @@
 #define PN_INF ((UINT32_C(1) << 28) - 1)
 #define PROOF_WAYS 4
 #define PROOF_DEFAULT_TABLE_BYTES ((size_t)64 << 20)
+/* The longest window: K <= N and N * N <= PROOF_MAX_CELLS. */
+#define PROOF_MAX_K 10
 
 typedef struct proof_entry {
     uint64_t key; /* 0: empty (real keys have bit 0 set) */
@@ -95,6 +97,9 @@ typedef struct prover {
     int32_t *scores;
     uint8_t *own_threat;
     void *pair_scratch;
+    uint8_t *covered;      /* per window: pairs of the shared pairing in it */
+    uint8_t *paired;       /* per cell: taken by the shared pairing */
+    uint32_t pair_steps;   /* the shared pairing's tries at this node */
     proof_entry *table;
     size_t bucket_mask;
     uint64_t nodes, budget;
@@ -198,16 +203,126 @@ static int32_t window_empty(const prover *pv, int32_t w, int32_t skip)
     return -1;
 }
 
+/* Tries a node spends on a shared pairing before giving up: a pairing
+ * found is a proof, a pairing missed only costs a deeper search. */
+#define SHARED_PAIRING_STEPS 64
+
+/* Whether window w holds cell. */
+static int window_holds(const prover *pv, int32_t w, int32_t cell)
+{
+    const int32_t *cells = pv->window_cells + (size_t)w * (size_t)pv->k;
+    for (int32_t i = 0; i < pv->k; i++) {
+        if (cells[i] == cell)
+            return 1;
+    }
+    return 0;
+}
+
+/* Marks (by = +1) or unmarks (-1) the pair a, b: both cells taken, and
+ * every open window holding both counts one more pair. */
+static void mark_pair(prover *pv, int32_t a, int32_t b, int by)
+{
+    const int defender = 1 - pv->attacker;
+    pv->paired[a] = pv->paired[b] = (uint8_t)(by > 0);
+    for (int32_t i = pv->cell_first[a]; i < pv->cell_first[a + 1]; i++) {
+        int32_t w = pv->cell_windows[i];
+        if (pv->marks[2 * w + defender] == 0 && window_holds(pv, w, b))
+            pv->covered[w] = (uint8_t)(pv->covered[w] + by);
+    }
+}
+
+/* The open windows (no defender mark) holding both a and b, not yet covered. */
+static int32_t pair_gain(const prover *pv, int32_t a, int32_t b)
+{
+    const int defender = 1 - pv->attacker;
+    int32_t gain = 0;
+    for (int32_t i = pv->cell_first[a]; i < pv->cell_first[a + 1]; i++) {
+        int32_t w = pv->cell_windows[i];
+        if (pv->marks[2 * w + defender] == 0 && pv->covered[w] == 0 && window_holds(pv, w, b))
+            gain++;
+    }
+    return gain;
+}
+
+/*
+ * A shared pairing (Hales and Jewett): disjoint pairs of empty cells such
+ * that every window the attacker could still complete holds both cells of
+ * some pair. The defender answers a move on a paired cell with its partner,
+ * so every such window keeps a defender mark. Unlike the private matching,
+ * one pair serves every window through both its cells, which is what the
+ * larger boards need. A depth-first search: the uncovered window with the
+ * fewest free cells first, its pairs by the windows they cover; at most
+ * SHARED_PAIRING_STEPS tries.
+ */
+static int cover_windows(prover *pv)
+{
+    const int defender = 1 - pv->attacker;
+    const int32_t k = pv->k;
+    int32_t target = -1, fewest = k + 1;
+    for (int32_t w = 0; w < pv->windows; w++) {
+        if (pv->marks[2 * w + defender] != 0 || pv->covered[w] != 0)
+            continue;
+        const int32_t *cells = pv->window_cells + (size_t)w * (size_t)k;
+        int32_t free_cells = 0;
+        for (int32_t i = 0; i < k; i++)
+            free_cells += pv->cells[cells[i]] == TTT_EMPTY && !pv->paired[cells[i]];
+        if (free_cells < fewest) {
+            fewest = free_cells;
+            target = w;
+        }
+    }
+    if (target < 0)
+        return 1;
+    if (fewest < 2)
+        return 0;
+    /* The window's pairs, most windows covered first. */
+    int32_t free_cells[PROOF_MAX_K], n_free = 0;
+    const int32_t *cells = pv->window_cells + (size_t)target * (size_t)k;
+    for (int32_t i = 0; i < k; i++) {
+        if (pv->cells[cells[i]] == TTT_EMPTY && !pv->paired[cells[i]])
+            free_cells[n_free++] = cells[i];
+    }
+    int32_t pair_a[PROOF_MAX_K * PROOF_MAX_K], pair_b[PROOF_MAX_K * PROOF_MAX_K];
+    int32_t gain[PROOF_MAX_K * PROOF_MAX_K], pairs = 0;
+    for (int32_t i = 0; i < n_free; i++) {
+        for (int32_t j = i + 1; j < n_free; j++) {
+            int32_t g = pair_gain(pv, free_cells[i], free_cells[j]);
+            int32_t at = pairs++;
+            while (at > 0 && gain[at - 1] < g) {
+                pair_a[at] = pair_a[at - 1];
+                pair_b[at] = pair_b[at - 1];
+                gain[at] = gain[at - 1];
+                at--;
+            }
+            pair_a[at] = free_cells[i];
+            pair_b[at] = free_cells[j];
+            gain[at] = g;
+        }
+    }
+    for (int32_t p = 0; p < pairs; p++) {
+        if (pv->pair_steps++ >= SHARED_PAIRING_STEPS)
+            return 0;
+        mark_pair(pv, pair_a[p], pair_b[p], 1);
+        int found = cover_windows(pv);
+        mark_pair(pv, pair_a[p], pair_b[p], -1);
+        if (found)
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether the defender has a pairing against every window the attacker
- * could still complete: then the attacker never wins. */
+ * could still complete: then the attacker never wins. The private matching
+ * first (exact and quick), then a shared pairing. */
 static int defender_pairs(prover *pv)
 {
     pairing_board board = {pv->n, pv->n, pv->k, pv->cells};
     int mark = mark_of_player(pv->attacker);
     int32_t open = ttt__pairing_open(&board, mark);
-    if (open < 0)
-        return 0;
-    return ttt__pairing_find(&board, mark, open, pv->pair_scratch, NULL) >= 0;
+    if (open >= 0 && ttt__pairing_find(&board, mark, open, pv->pair_scratch, NULL) >= 0)
+        return 1;
+    pv->pair_steps = 0;
+    return cover_windows(pv);
 }
 
 /* Notes a completion cell `cell` for a move at `from`: keeps the first two
@@ -588,6 +703,8 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     pv->scores = carve(c, nn, sizeof(int32_t));
     pv->own_threat = carve(c, nn, 1);
     pv->pair_scratch = carve(c, pair_bytes, 1);
+    pv->covered = carve(c, (size_t)pv->windows, 1);
+    pv->paired = carve(c, nn, 1);
 }
 
 /* Lays out the windows and the cells' lists of them. */
@@ -684,6 +801,8 @@ int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
     }
     memset(pv.cells, TTT_EMPTY, (size_t)pv.nn);
     memset(pv.marks, 0, 2 * (size_t)pv.windows);
+    memset(pv.covered, 0, (size_t)pv.windows);
+    memset(pv.paired, 0, (size_t)pv.nn);
     for (int32_t cell = 0; cell < pv.nn; cell++) {
         if (snap->cells[cell] != TTT_EMPTY) {
             place(&pv, cell, ttt__player_of(snap->cells[cell]));
