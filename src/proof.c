@@ -99,6 +99,9 @@ typedef struct prover {
     void *pair_scratch;
     uint8_t *covered;      /* per window: pairs of the shared pairing in it */
     uint8_t *paired;       /* per cell: taken by the shared pairing */
+    int8_t *free_cells;    /* per window: its empty cells not yet paired */
+    int32_t *open_windows; /* the shared pairing's windows */
+    uint64_t *window_mask; /* 2 per window: its cells as bits */
     uint32_t pair_steps;   /* the shared pairing's tries at this node */
     proof_entry *table;
     size_t bucket_mask;
@@ -210,24 +213,28 @@ static int32_t window_empty(const prover *pv, int32_t w, int32_t skip)
 /* Whether window w holds cell. */
 static int window_holds(const prover *pv, int32_t w, int32_t cell)
 {
-    const int32_t *cells = pv->window_cells + (size_t)w * (size_t)pv->k;
-    for (int32_t i = 0; i < pv->k; i++) {
-        if (cells[i] == cell)
-            return 1;
-    }
-    return 0;
+    return (int)(pv->window_mask[2 * w + (cell >> 6)] >> (cell & 63) & 1);
 }
 
-/* Marks (by = +1) or unmarks (-1) the pair a, b: both cells taken, and
- * every open window holding both counts one more pair. */
+/* Takes (by = +1) or frees (-1) the pair a, b: the open windows through
+ * either cell lose (or regain) a free cell, those through both gain (or
+ * lose) a pair. */
 static void mark_pair(prover *pv, int32_t a, int32_t b, int by)
 {
     const int defender = 1 - pv->attacker;
     pv->paired[a] = pv->paired[b] = (uint8_t)(by > 0);
     for (int32_t i = pv->cell_first[a]; i < pv->cell_first[a + 1]; i++) {
         int32_t w = pv->cell_windows[i];
-        if (pv->marks[2 * w + defender] == 0 && window_holds(pv, w, b))
+        if (pv->marks[2 * w + defender] != 0)
+            continue;
+        pv->free_cells[w] = (int8_t)(pv->free_cells[w] - by);
+        if (window_holds(pv, w, b))
             pv->covered[w] = (uint8_t)(pv->covered[w] + by);
+    }
+    for (int32_t i = pv->cell_first[b]; i < pv->cell_first[b + 1]; i++) {
+        int32_t w = pv->cell_windows[i];
+        if (pv->marks[2 * w + defender] == 0)
+            pv->free_cells[w] = (int8_t)(pv->free_cells[w] - by);
     }
 }
 
@@ -250,24 +257,18 @@ static int32_t pair_gain(const prover *pv, int32_t a, int32_t b)
  * some pair. The defender answers a move on a paired cell with its partner,
  * so every such window keeps a defender mark. Unlike the private matching,
  * one pair serves every window through both its cells, which is what the
- * larger boards need. A depth-first search: the uncovered window with the
- * fewest free cells first, its pairs by the windows they cover; at most
- * SHARED_PAIRING_STEPS tries.
+ * larger boards need. A depth-first search over pv->open_windows (count of
+ * them): the uncovered window with the fewest free cells first, its pairs
+ * by the windows they cover; at most SHARED_PAIRING_STEPS tries.
  */
-static int cover_windows(prover *pv)
+static int cover_windows(prover *pv, int32_t count)
 {
-    const int defender = 1 - pv->attacker;
     const int32_t k = pv->k;
     int32_t target = -1, fewest = k + 1;
-    for (int32_t w = 0; w < pv->windows; w++) {
-        if (pv->marks[2 * w + defender] != 0 || pv->covered[w] != 0)
-            continue;
-        const int32_t *cells = pv->window_cells + (size_t)w * (size_t)k;
-        int32_t free_cells = 0;
-        for (int32_t i = 0; i < k; i++)
-            free_cells += pv->cells[cells[i]] == TTT_EMPTY && !pv->paired[cells[i]];
-        if (free_cells < fewest) {
-            fewest = free_cells;
+    for (int32_t i = 0; i < count; i++) {
+        int32_t w = pv->open_windows[i];
+        if (pv->covered[w] == 0 && pv->free_cells[w] < fewest) {
+            fewest = pv->free_cells[w];
             target = w;
         }
     }
@@ -303,12 +304,28 @@ static int cover_windows(prover *pv)
         if (pv->pair_steps++ >= SHARED_PAIRING_STEPS)
             return 0;
         mark_pair(pv, pair_a[p], pair_b[p], 1);
-        int found = cover_windows(pv);
+        int found = cover_windows(pv, count);
         mark_pair(pv, pair_a[p], pair_b[p], -1);
         if (found)
             return 1;
     }
     return 0;
+}
+
+/* Lists the attacker's open windows and their free cells, then looks for a
+ * shared pairing against them. */
+static int shared_pairing(prover *pv)
+{
+    const int attacker = pv->attacker, defender = 1 - attacker;
+    int32_t count = 0;
+    for (int32_t w = 0; w < pv->windows; w++) {
+        if (pv->marks[2 * w + defender] != 0)
+            continue;
+        pv->free_cells[w] = (int8_t)(pv->k - pv->marks[2 * w + attacker]);
+        pv->open_windows[count++] = w;
+    }
+    pv->pair_steps = 0;
+    return cover_windows(pv, count);
 }
 
 /* Whether the defender has a pairing against every window the attacker
@@ -321,8 +338,7 @@ static int defender_pairs(prover *pv)
     int32_t open = ttt__pairing_open(&board, mark);
     if (open >= 0 && ttt__pairing_find(&board, mark, open, pv->pair_scratch, NULL) >= 0)
         return 1;
-    pv->pair_steps = 0;
-    return cover_windows(pv);
+    return shared_pairing(pv);
 }
 
 /* Notes a completion cell `cell` for a move at `from`: keeps the first two
@@ -705,6 +721,9 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     pv->pair_scratch = carve(c, pair_bytes, 1);
     pv->covered = carve(c, (size_t)pv->windows, 1);
     pv->paired = carve(c, nn, 1);
+    pv->free_cells = carve(c, (size_t)pv->windows, 1);
+    pv->open_windows = carve(c, (size_t)pv->windows, sizeof(int32_t));
+    pv->window_mask = carve(c, 2 * (size_t)pv->windows, sizeof(uint64_t));
 }
 
 /* Lays out the windows and the cells' lists of them. */
@@ -728,9 +747,13 @@ static void build_windows(prover *pv)
             }
         }
     }
+    memset(pv->window_mask, 0, 2 * (size_t)pv->windows * sizeof(uint64_t));
     memset(pv->cell_first, 0, ((size_t)pv->nn + 1) * sizeof(int32_t));
-    for (int32_t i = 0; i < pv->windows * k; i++)
-        pv->cell_first[pv->window_cells[i] + 1]++;
+    for (int32_t i = 0; i < pv->windows * k; i++) {
+        int32_t cell = pv->window_cells[i];
+        pv->window_mask[2 * (i / k) + (cell >> 6)] |= UINT64_C(1) << (cell & 63);
+        pv->cell_first[cell + 1]++;
+    }
     for (int32_t cell = 0; cell < pv->nn; cell++)
         pv->cell_first[cell + 1] += pv->cell_first[cell];
     /* Fill each cell's list from its start, using stops as cursors. */
