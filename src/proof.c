@@ -553,14 +553,18 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
     for (int32_t i = 0; i < count; i++) {
         ch[i].cell = moves[i];
         place(pv, moves[i], mover);
-        const proof_entry *e = table_find(pv, position_key(pv));
+        uint64_t child_key = position_key(pv);
+        const proof_entry *e = table_find(pv, child_key);
         if (e) {
             ch[i].pn = entry_pn(e->data);
             ch[i].dn = entry_dn(e->data);
         } else {
+            /* Stored at once: the parent comes back to its children many
+             * times, and evaluating is most of a node's cost. */
             int32_t child_moves;
             int child_result = evaluate(pv, scratch, &child_moves);
             first_numbers(pv, child_result, child_moves, &ch[i].pn, &ch[i].dn);
+            table_store(pv, child_key, ch[i].pn, ch[i].dn, 0);
         }
         unplace(pv, moves[i], mover);
     }
