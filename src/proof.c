@@ -102,9 +102,6 @@ typedef struct prover {
     int8_t *free_cells;    /* per window: its empty cells not yet paired */
     int32_t *open_windows; /* the shared pairing's windows */
     uint64_t *window_mask; /* 2 per window: its cells as bits */
-    int32_t *line_of;      /* per window: the board line it lies on */
-    uint8_t *line_seen;    /* per line: scratch of shared_pairing */
-    int32_t lines;         /* 8 n: the line numbers' range */
     uint32_t pair_steps;   /* the shared pairing's tries at this node */
     proof_entry *table;
     size_t bucket_mask;
@@ -211,7 +208,7 @@ static int32_t window_empty(const prover *pv, int32_t w, int32_t skip)
 
 /* Tries a node spends on a shared pairing before giving up: a pairing
  * found is a proof, a pairing missed only costs a deeper search. */
-#define SHARED_PAIRING_STEPS 64
+#define SHARED_PAIRING_STEPS 32
 
 /* Whether window w holds cell. */
 static int window_holds(const prover *pv, int32_t w, int32_t cell)
@@ -320,22 +317,13 @@ static int cover_windows(prover *pv, int32_t count)
 static int shared_pairing(prover *pv)
 {
     const int attacker = pv->attacker, defender = 1 - attacker;
-    int32_t count = 0, lines = 0;
-    memset(pv->line_seen, 0, (size_t)pv->lines);
+    int32_t count = 0;
     for (int32_t w = 0; w < pv->windows; w++) {
         if (pv->marks[2 * w + defender] != 0)
             continue;
         pv->free_cells[w] = (int8_t)(pv->k - pv->marks[2 * w + attacker]);
         pv->open_windows[count++] = w;
-        if (!pv->line_seen[pv->line_of[w]]) {
-            pv->line_seen[pv->line_of[w]] = 1;
-            lines++;
-        }
     }
-    /* Two cells fix a line, so a pair covers windows of its own line only:
-     * every line with an open window needs a pair of its own. */
-    if (2 * lines > pv->empty)
-        return 0;
     pv->pair_steps = 0;
     return cover_windows(pv, count);
 }
@@ -740,8 +728,6 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     pv->free_cells = carve(c, (size_t)pv->windows, 1);
     pv->open_windows = carve(c, (size_t)pv->windows, sizeof(int32_t));
     pv->window_mask = carve(c, 2 * (size_t)pv->windows, sizeof(uint64_t));
-    pv->line_of = carve(c, (size_t)pv->windows, sizeof(int32_t));
-    pv->line_seen = carve(c, 8 * (size_t)pv->n, 1);
 }
 
 /* Lays out the windows and the cells' lists of them. */
@@ -758,10 +744,6 @@ static void build_windows(prover *pv)
                 int32_t end_col = col + step_col[d] * (k - 1);
                 if (end_row >= n || end_col < 0 || end_col >= n)
                     continue;
-                /* The line: its direction, and what stays fixed along it
-                 * (the row, the column, or a diagonal's difference or sum). */
-                int32_t along = d == 0 ? row : d == 1 ? col : d == 2 ? col - row + n : col + row;
-                pv->line_of[w] = d * 2 * n + along;
                 for (int32_t i = 0; i < k; i++)
                     pv->window_cells[(size_t)w * (size_t)k + (size_t)i] =
                         (row + step_row[d] * i) * n + col + step_col[d] * i;
@@ -812,7 +794,6 @@ int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
     pv.k = snap->k;
     pv.nn = snap->nn;
     pv.windows = count_windows(snap->n, snap->k);
-    pv.lines = 8 * snap->n;
     pv.budget = budget ? budget : UINT64_MAX;
     size_t pair_bytes = ttt__pairing_scratch_bytes((size_t)pv.windows, (size_t)pv.nn);
     carver sizes = {NULL, 0, 0};
