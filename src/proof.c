@@ -324,6 +324,10 @@ static int shared_pairing(prover *pv)
         pv->free_cells[w] = (int8_t)(pv->k - pv->marks[2 * w + attacker]);
         pv->open_windows[count++] = w;
     }
+    /* In the measured searches no pairing was found with as many open
+     * windows as empty cells: the search is skipped there. */
+    if (count >= pv->empty)
+        return 0;
     pv->pair_steps = 0;
     return cover_windows(pv, count);
 }
