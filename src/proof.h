@@ -19,8 +19,15 @@
  *   - two distinct cells completing a window for the other side: a loss;
  *   - a full board, or an attacker whose every open window needs more marks
  *     than it has moves left: not a win for the attacker;
- *   - a pairing (ttt__pairing_find) for the defender against the attacker's
- *     open windows: the attacker can never win;
+ *   - a pairing for the defender against the attacker's open windows: the
+ *     attacker can never win. First the private one (ttt__pairing_find: two
+ *     cells of its own per window), then a shared one: disjoint pairs of
+ *     empty cells such that every open window holds both cells of some pair
+ *     (one pair then serves every window of its line through both cells).
+ *     The defender answers a move on a paired cell with its partner. The
+ *     shared pairing is a depth-first search with a cap of tries per node,
+ *     skipped when the open windows are as many as the empty cells (none
+ *     was found there in the (7,7,5) proof): a miss costs only search;
  *   - one completion cell for the other side: the only move is to block;
  *   - otherwise, if the other side has moves making two completion cells at
  *     once (double threats), the mover's moves are those that stop every one

@@ -236,6 +236,25 @@ static void test_solve_value_only_matches_full_solve(void **state)
     }
 }
 
+/* Empty boards where only shared pairings (one pair serving every window
+ * through both its cells) keep the proof small: without them (6,6,5)
+ * alone took 837,877 positions. (6,6,5) is a known draw; the plain
+ * search cannot check boards this size, the random openings above check
+ * the same disproofs mid-game against it. */
+static void test_shared_pairings_settle_draws_quickly(void **state)
+{
+    (void)state;
+    static const int games[][2] = {{6, 5}, {7, 6}, {8, 6}};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        ttt_game *g = new_game(games[i][0], games[i][1]);
+        proof_answer a = proof_of(g, 20000, (size_t)1 << 22);
+        assert_int_equal(a.status, TTT_OK);
+        assert_int_equal(a.value, TTT_VALUE_DRAW);
+        assert_true(a.nodes <= 20000);
+        ttt_game_free(g);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Budget and memory                                                         */
 
@@ -329,6 +348,7 @@ int main(void)
         cmocka_unit_test(test_empty_boards_match_plain_search),
         cmocka_unit_test(test_random_openings_match_plain_search),
         cmocka_unit_test(test_solve_value_only_matches_full_solve),
+        cmocka_unit_test(test_shared_pairings_settle_draws_quickly),
         cmocka_unit_test(test_budget_one_stops_and_frees),
         cmocka_unit_test(test_allocation_failure_reports_nomem),
         cmocka_unit_test(test_wanted_only_for_large_value_only_solves),
