@@ -239,15 +239,29 @@ static void mark_pair(prover *pv, int32_t a, int32_t b, int by)
     }
 }
 
-/* The open windows (no defender mark) holding both a and b, not yet covered. */
+/* How much the pair a, b is worth: 16 for every uncovered open window
+ * (no defender mark) it covers, less for every one it leaves with few free
+ * cells; PAIR_DEAD if it leaves one with fewer than two (which then can
+ * never be covered). */
+#define PAIR_DEAD INT32_MIN
 static int32_t pair_gain(const prover *pv, int32_t a, int32_t b)
 {
     const int defender = 1 - pv->attacker;
     int32_t gain = 0;
-    for (int32_t i = pv->cell_first[a]; i < pv->cell_first[a + 1]; i++) {
-        int32_t w = pv->cell_windows[i];
-        if (pv->marks[2 * w + defender] == 0 && pv->covered[w] == 0 && window_holds(pv, w, b))
-            gain++;
+    for (int side = 0; side < 2; side++) {
+        int32_t cell = side ? b : a, other = side ? a : b;
+        for (int32_t i = pv->cell_first[cell]; i < pv->cell_first[cell + 1]; i++) {
+            int32_t w = pv->cell_windows[i];
+            if (pv->marks[2 * w + defender] != 0 || pv->covered[w] != 0)
+                continue;
+            if (window_holds(pv, w, other)) {
+                gain += side ? 0 : 16;
+            } else {
+                if (pv->free_cells[w] <= 2)
+                    return PAIR_DEAD;
+                gain -= 4 / pv->free_cells[w];
+            }
+        }
     }
     return gain;
 }
@@ -294,6 +308,8 @@ static int cover_windows(prover *pv, int32_t count)
     for (int32_t i = 0; i < n_free; i++) {
         for (int32_t j = i + 1; j < n_free; j++) {
             int32_t g = pair_gain(pv, free_cells[i], free_cells[j]);
+            if (g == PAIR_DEAD)
+                continue;
             int32_t at = pairs++;
             while (at > 0 && gain[at - 1] < g) {
                 pair_a[at] = pair_a[at - 1];
