@@ -21,9 +21,17 @@
 #define PROOF_MAX_K 10
 
 typedef struct proof_entry {
-    uint64_t key; /* 0: empty (real keys have bit 0 set) */
+    uint64_t key;  /* 0: empty (real keys have bit 0 set) */
     uint64_t data;
+    uint64_t zone; /* a disproof's zone, in the key's orientation */
 } proof_entry;
+
+/* A disproof's zone: cells such that the attacker still cannot win with
+ * marks of its own added on every empty cell outside them (an extra mark
+ * never hurts its owner). Boards of up to 64 cells keep zones as cell
+ * masks; ZONE_ALL (every cell) is the zone that proves nothing more. */
+#define ZONE_ALL (~UINT64_C(0))
+#define ZONE_MAX_CELLS 64
 
 static uint64_t pack_entry(uint32_t pn, uint32_t dn, uint32_t work_log)
 {
@@ -73,6 +81,7 @@ enum { NODE_OPEN, NODE_PROVEN, NODE_DISPROVEN };
 typedef struct child {
     int32_t cell;
     uint32_t pn, dn;
+    uint64_t zone; /* once disproven: its zone */
 } child;
 
 typedef struct prover {
@@ -104,6 +113,12 @@ typedef struct prover {
     uint64_t *window_mask; /* 2 per window: its cells as bits */
     uint32_t pair_steps;   /* the shared pairing's tries at this node */
     int32_t shortfall;     /* the fewest open windows a pairing try left uncovered */
+    uint64_t pair_mask;    /* the shared pairing's cells */
+    pairing_pair *pairs;   /* a private pairing's pairs */
+    int use_zones;         /* the board has at most ZONE_MAX_CELLS cells */
+    int rule_cut;          /* evaluate's: a rule cut the mover's moves */
+    uint64_t leaf_zone;    /* evaluate's: a settled node's disproof zone */
+    uint64_t dead_cells;   /* evaluate's: the empty cells in no open window */
     proof_entry *table;
     size_t bucket_mask;
     uint64_t nodes, budget;
@@ -146,16 +161,34 @@ static void unplace(prover *pv, int32_t cell, int p)
 
 /* The canonical key: the least hash over the symmetries, with the attacker
  * mixed in (the two questions share the table) and bit 0 set. */
-static uint64_t position_key(const prover *pv)
+static uint64_t position_key(const prover *pv, int *symmetry)
 {
     uint64_t key = pv->hash[0];
+    *symmetry = 0;
     for (int s = 1; s < 8; s++) {
-        if (pv->hash[s] < key)
+        if (pv->hash[s] < key) {
             key = pv->hash[s];
+            *symmetry = s;
+        }
     }
     if (pv->attacker)
         key ^= UINT64_C(0x9e3779b97f4a7c15);
     return key | 1;
+}
+
+/* A zone in the orientation of symmetry s (to_key), or back from it. */
+static uint64_t zone_turned(const prover *pv, uint64_t zone, int s, int to_key)
+{
+    if (zone == ZONE_ALL || s == 0 || !pv->use_zones)
+        return zone;
+    uint64_t turned = 0;
+    const int32_t *image = pv->symmetric + (size_t)s * (size_t)pv->nn;
+    for (int32_t cell = 0; cell < pv->nn; cell++) {
+        int32_t from = to_key ? cell : image[cell], to = to_key ? image[cell] : cell;
+        if (zone >> from & 1)
+            turned |= UINT64_C(1) << to;
+    }
+    return turned;
 }
 
 static proof_entry *table_find(const prover *pv, uint64_t key)
@@ -170,7 +203,8 @@ static proof_entry *table_find(const prover *pv, uint64_t key)
 
 /* Stores pn, dn; a new position replaces the cheapest entry of its bucket,
  * settled ones counting as dearest, so proofs survive. */
-static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work)
+static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work,
+                        uint64_t zone)
 {
     proof_entry *bucket = pv->table + ((key >> 8) & pv->bucket_mask) * PROOF_WAYS;
     uint32_t work_log = log2_of(work + 1);
@@ -191,6 +225,7 @@ static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint
     }
     victim->key = key;
     victim->data = pack_entry(pn, dn, work_log > 255 ? 255 : work_log);
+    victim->zone = zone;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -224,6 +259,8 @@ static void mark_pair(prover *pv, int32_t a, int32_t b, int by)
 {
     const int defender = 1 - pv->attacker;
     pv->paired[a] = pv->paired[b] = (uint8_t)(by > 0);
+    if (pv->use_zones)
+        pv->pair_mask ^= UINT64_C(1) << a | UINT64_C(1) << b;
     for (int32_t i = pv->cell_first[a]; i < pv->cell_first[a + 1]; i++) {
         int32_t w = pv->cell_windows[i];
         if (pv->marks[2 * w + defender] != 0)
@@ -292,8 +329,11 @@ static int cover_windows(prover *pv, int32_t count)
     }
     if (uncovered < pv->shortfall)
         pv->shortfall = uncovered;
-    if (target < 0)
+    if (target < 0) {
+        /* Attacker marks off the pairs' cells change none of this. */
+        pv->leaf_zone = pv->use_zones ? pv->pair_mask : ZONE_ALL;
         return 1;
+    }
     if (fewest < 2)
         return 0;
     /* The window's pairs, most windows covered first. */
@@ -352,6 +392,7 @@ static int shared_pairing(prover *pv)
     if (count >= pv->empty)
         return 0;
     pv->pair_steps = 0;
+    pv->pair_mask = 0;
     return cover_windows(pv, count);
 }
 
@@ -363,8 +404,15 @@ static int defender_pairs(prover *pv)
     pairing_board board = {pv->n, pv->n, pv->k, pv->cells};
     int mark = mark_of_player(pv->attacker);
     int32_t open = ttt__pairing_open(&board, mark);
-    if (open >= 0 && ttt__pairing_find(&board, mark, open, pv->pair_scratch, NULL) >= 0)
+    int32_t pairs = open >= 0 ? ttt__pairing_find(&board, mark, open, pv->pair_scratch, pv->pairs)
+                              : -1;
+    if (pairs >= 0) {
+        uint64_t zone = 0;
+        for (int32_t i = 0; i < pairs; i++)
+            zone |= UINT64_C(1) << pv->pairs[i].cells[0] | UINT64_C(1) << pv->pairs[i].cells[1];
+        pv->leaf_zone = pv->use_zones ? zone : ZONE_ALL;
         return 1;
+    }
     return shared_pairing(pv);
 }
 
@@ -395,6 +443,9 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
 {
     pv->nodes++;
     *count = 0;
+    pv->leaf_zone = ZONE_ALL;
+    pv->rule_cut = 0;
+    pv->dead_cells = 0;
     const int mover = player_at(pv->ply), other = 1 - mover;
     const int attacker = pv->attacker, defender = 1 - attacker;
     const int32_t k = pv->k;
@@ -421,8 +472,10 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
         return mover == attacker ? NODE_PROVEN : NODE_DISPROVEN;
     if (threats[other] >= 2)
         return other == attacker ? NODE_PROVEN : NODE_DISPROVEN;
-    if (pv->empty == 0)
+    if (pv->empty == 0) {
+        pv->leaf_zone = 0; /* no empty cell for extra marks */
         return NODE_DISPROVEN;
+    }
     int32_t attacker_moves = mover == attacker ? (pv->empty + 1) / 2 : pv->empty / 2;
     if (need > attacker_moves)
         return NODE_DISPROVEN;
@@ -431,6 +484,7 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
     if (threats[other] == 1) {
         moves[0] = threat[other];
         *count = 1;
+        pv->rule_cut = 1;
         return NODE_OPEN;
     }
 
@@ -487,6 +541,7 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
 
     int32_t n_moves = 0;
     int dead_taken = 0;
+    pv->rule_cut = doubles > 0;
     for (int32_t cell = 0; cell < nn; cell++) {
         if (pv->cells[cell] != TTT_EMPTY)
             continue;
@@ -494,6 +549,8 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
             continue;
         if (pv->scores[cell] == 0) {
             /* In no open window: every such cell is the same move. */
+            if (pv->use_zones)
+                pv->dead_cells |= UINT64_C(1) << cell;
             if (dead_taken)
                 continue;
             dead_taken = 1;
@@ -555,54 +612,102 @@ static uint32_t next_threshold(uint32_t limit, uint32_t second)
     return t < limit ? (uint32_t)t : limit;
 }
 
+/* Marks every open child outside zone disproven: the attacker's mark there
+ * is one of the extra marks the zone's disproof allows (with the disproven
+ * sibling's mark besides, which only helps the attacker). Its own zone
+ * adds nothing: the sibling's zone, already in the node's, covers it. */
+static void refute_outside(child *ch, int32_t count, uint64_t zone)
+{
+    for (int32_t i = 0; i < count; i++) {
+        if (ch[i].pn != 0 && ch[i].dn != 0 && !(zone >> ch[i].cell & 1)) {
+            ch[i].pn = PN_INF;
+            ch[i].dn = 0;
+            ch[i].zone = 0;
+        }
+    }
+}
+
 /*
  * Multiple iterative deepening (Nagai): searches the node below the board's
  * current position until its proof number reaches thpn or its disproof
  * number thdn, or it is settled, or the budget runs out; stores and returns
- * its numbers.
+ * its numbers, and if disproven its zone.
+ *
+ * Zones (on boards of up to ZONE_MAX_CELLS cells): a pairing's zone is its
+ * cells, a full board's is empty, other settled nodes' are every cell. A
+ * disproven AND node's is its refuting child's plus that move; a disproven
+ * OR node's the union of its children's (every cell if a rule cut its
+ * moves, plus the dead cells it did not try, which are answered like the
+ * one it did). Once an attacker's move is disproven, every sibling outside
+ * its zone is too, without a search (see refute_outside).
  */
 static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
-                   uint32_t *out_pn, uint32_t *out_dn)
+                   uint32_t *out_pn, uint32_t *out_dn, uint64_t *out_zone)
 {
     const int32_t nn = pv->nn;
     child *ch = pv->children + (size_t)depth * (size_t)nn;
     int32_t *moves = pv->moves + (size_t)depth * (size_t)nn;
     int32_t *scratch = pv->moves + (size_t)(depth + 1) * (size_t)nn;
-    uint64_t key = position_key(pv);
+    int symmetry;
+    uint64_t key = position_key(pv, &symmetry);
     uint64_t start = pv->nodes;
     int32_t count;
     int result = evaluate(pv, moves, &count);
+    *out_zone = ZONE_ALL;
     if (result != NODE_OPEN || depth >= nn) {
         first_numbers(pv, result == NODE_OPEN ? NODE_DISPROVEN : result, 0, out_pn, out_dn);
-        table_store(pv, key, *out_pn, *out_dn, 1);
+        if (result == NODE_DISPROVEN)
+            *out_zone = pv->leaf_zone;
+        table_store(pv, key, *out_pn, *out_dn, 1, zone_turned(pv, *out_zone, symmetry, 1));
         return;
     }
+    const int rule_cut = pv->rule_cut;
+    const uint64_t dead_cells = pv->dead_cells;
     const int mover = player_at(pv->ply);
     const int or_node = mover == pv->attacker;
+    uint64_t common = ZONE_ALL; /* within every disproven child's zone */
     for (int32_t i = 0; i < count; i++) {
         ch[i].cell = moves[i];
+        ch[i].zone = ZONE_ALL;
+        if (or_node && pv->use_zones && !(common >> moves[i] & 1)) {
+            ch[i].pn = PN_INF;
+            ch[i].dn = 0;
+            ch[i].zone = 0;
+            continue;
+        }
         place(pv, moves[i], mover);
-        uint64_t child_key = position_key(pv);
+        int child_symmetry;
+        uint64_t child_key = position_key(pv, &child_symmetry);
         const proof_entry *e = table_find(pv, child_key);
         if (e) {
             ch[i].pn = entry_pn(e->data);
             ch[i].dn = entry_dn(e->data);
+            if (ch[i].dn == 0)
+                ch[i].zone = zone_turned(pv, e->zone, child_symmetry, 0);
         } else {
             /* Stored at once: the parent comes back to its children many
              * times, and evaluating is most of a node's cost. */
             int32_t child_moves;
             int child_result = evaluate(pv, scratch, &child_moves);
             first_numbers(pv, child_result, child_moves, &ch[i].pn, &ch[i].dn);
-            table_store(pv, child_key, ch[i].pn, ch[i].dn, 0);
+            if (child_result == NODE_DISPROVEN)
+                ch[i].zone = pv->leaf_zone;
+            table_store(pv, child_key, ch[i].pn, ch[i].dn, 0,
+                        zone_turned(pv, ch[i].zone, child_symmetry, 1));
         }
         unplace(pv, moves[i], mover);
+        if (or_node && ch[i].dn == 0 && pv->use_zones) {
+            common &= ch[i].zone;
+            refute_outside(ch, i, common);
+        }
     }
 
     uint32_t pn = 0, dn = 0;
+    int32_t best = 0;
     for (;;) {
         /* This node's numbers and its best child. */
-        int32_t best = 0;
         uint32_t second = PN_INF;
+        best = 0;
         if (or_node) {
             pn = PN_INF;
             dn = 0;
@@ -651,10 +756,25 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
         if (child_thdn > PN_INF)
             child_thdn = PN_INF;
         place(pv, ch[best].cell, mover);
-        search(pv, depth + 1, child_thpn, child_thdn, &ch[best].pn, &ch[best].dn);
+        search(pv, depth + 1, child_thpn, child_thdn, &ch[best].pn, &ch[best].dn,
+               &ch[best].zone);
         unplace(pv, ch[best].cell, mover);
+        if (or_node && ch[best].dn == 0 && pv->use_zones) {
+            common &= ch[best].zone;
+            refute_outside(ch, count, common);
+        }
     }
-    table_store(pv, key, pn, dn, pv->nodes - start);
+    if (dn == 0 && pv->use_zones) {
+        if (!or_node) {
+            *out_zone = ch[best].zone | UINT64_C(1) << ch[best].cell;
+        } else if (!rule_cut) {
+            uint64_t zone = dead_cells;
+            for (int32_t i = 0; i < count; i++)
+                zone |= ch[i].zone;
+            *out_zone = zone;
+        }
+    }
+    table_store(pv, key, pn, dn, pv->nodes - start, zone_turned(pv, *out_zone, symmetry, 1));
     *out_pn = pn;
     *out_dn = dn;
 }
@@ -696,7 +816,8 @@ static int prove(prover *pv, int attacker)
     pv->attacker = attacker;
     pv->root_best = -1;
     uint32_t pn, dn;
-    search(pv, 0, PN_INF, PN_INF, &pn, &dn);
+    uint64_t zone;
+    search(pv, 0, PN_INF, PN_INF, &pn, &dn, &zone);
     if (pn == 0)
         return 1;
     if (dn == 0)
@@ -752,6 +873,7 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     pv->scores = carve(c, nn, sizeof(int32_t));
     pv->own_threat = carve(c, nn, 1);
     pv->pair_scratch = carve(c, pair_bytes, 1);
+    pv->pairs = carve(c, (size_t)pv->windows, sizeof(pairing_pair));
     pv->covered = carve(c, (size_t)pv->windows, 1);
     pv->paired = carve(c, nn, 1);
     pv->free_cells = carve(c, (size_t)pv->windows, 1);
@@ -823,6 +945,7 @@ int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
     pv.k = snap->k;
     pv.nn = snap->nn;
     pv.windows = count_windows(snap->n, snap->k);
+    pv.use_zones = snap->nn <= ZONE_MAX_CELLS;
     pv.budget = budget ? budget : UINT64_MAX;
     size_t pair_bytes = ttt__pairing_scratch_bytes((size_t)pv.windows, (size_t)pv.nn);
     carver sizes = {NULL, 0, 0};

@@ -236,6 +236,29 @@ static void test_solve_value_only_matches_full_solve(void **state)
     }
 }
 
+/* Mid-game positions (4 to 10 plies) on 5x5 with K = 4, where pairings and
+ * their zones settle most disproofs and many siblings are refuted by a
+ * zone: each value the proof search gives (and its move) must be the
+ * plain search's. A pairing zone left empty fails here. */
+static void test_zone_disproofs_match_plain_search(void **state)
+{
+    (void)state;
+    uint64_t seed = 1717;
+    int checked = 0, wins = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        ttt_game *g = new_game(5, 4);
+        int32_t value;
+        if (random_opening(g, 4 + (int)(next_random(&seed) % 7), &seed) &&
+            plain_value(g, 3000000, &value)) {
+            checked += check_position(g, 3000000);
+            wins += value == TTT_VALUE_WIN;
+        }
+        ttt_game_free(g);
+    }
+    print_message("# 5x5 K=4: %d positions checked, %d of them wins\n", checked, wins);
+    assert_true(checked >= 40 && wins >= 10);
+}
+
 /* Empty boards where only shared pairings (one pair serving every window
  * through both its cells) keep the proof small: without them (6,6,5)
  * alone took 837,877 positions. (6,6,5) is a known draw; the plain
@@ -349,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_random_openings_match_plain_search),
         cmocka_unit_test(test_solve_value_only_matches_full_solve),
         cmocka_unit_test(test_shared_pairings_settle_draws_quickly),
+        cmocka_unit_test(test_zone_disproofs_match_plain_search),
         cmocka_unit_test(test_budget_one_stops_and_frees),
         cmocka_unit_test(test_allocation_failure_reports_nomem),
         cmocka_unit_test(test_wanted_only_for_large_value_only_solves),
