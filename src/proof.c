@@ -1,4 +1,4 @@
-/* proof.c - depth-first proof-number search (df-pn) with threat-based move zones and pairing disproofs, on a board of its own. */
+/* proof.c - depth-first proof-number search (df-pn) with threat-based move cuts, pairing disproofs and disproof zones, on a board of its own. */
 #include <string.h>
 
 #include "pairing.h"
