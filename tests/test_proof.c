@@ -259,6 +259,24 @@ static void test_zone_disproofs_match_plain_search(void **state)
     assert_true(checked >= 40 && wins >= 10);
 }
 
+/* A 6x6 K=4 position, X to move, that O wins: a disproof below it passes
+ * through attacker's nodes whose moves a rule cut (a block, or the answers
+ * to a double threat), whose
+ * zone must then be every cell. With the union of the children's zones
+ * there, the search calls it a draw. */
+static void test_rule_cut_node_zone_is_every_cell(void **state)
+{
+    (void)state;
+    static const int moves[][2] = {{1, 0}, {0, 0}, {4, 0}, {3, 1}, {5, 5}, {4, 5},
+                                   {0, 3}, {4, 2}, {3, 5}, {0, 2}, {0, 4}, {5, 4}};
+    ttt_game *g = new_game(6, 4);
+    for (size_t i = 0; i < sizeof moves / sizeof moves[0]; i++)
+        assert_int_equal(ttt_play(g, ttt_to_move(g), moves[i][0], moves[i][1], NULL), TTT_OK);
+    assert_int_equal(proof_of(g, 0, (size_t)1 << 22).value, TTT_VALUE_LOSS);
+    assert_true(check_position(g, 0));
+    ttt_game_free(g);
+}
+
 /* Empty boards where only shared pairings (one pair serving every window
  * through both its cells) keep the proof small: without them (6,6,5)
  * alone took 837,877 positions. (6,6,5) is a known draw; the plain
@@ -373,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_solve_value_only_matches_full_solve),
         cmocka_unit_test(test_shared_pairings_settle_draws_quickly),
         cmocka_unit_test(test_zone_disproofs_match_plain_search),
+        cmocka_unit_test(test_rule_cut_node_zone_is_every_cell),
         cmocka_unit_test(test_budget_one_stops_and_frees),
         cmocka_unit_test(test_allocation_failure_reports_nomem),
         cmocka_unit_test(test_wanted_only_for_large_value_only_solves),
