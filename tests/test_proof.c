@@ -261,9 +261,8 @@ static void test_zone_disproofs_match_plain_search(void **state)
 
 /* A 6x6 K=4 position, X to move, that O wins: a disproof below it passes
  * through attacker's nodes whose moves a rule cut (a block, or the answers
- * to a double threat), whose
- * zone must then be every cell. With the union of the children's zones
- * there, the search calls it a draw. */
+ * to a double threat), whose zone must then be every cell. With the union
+ * of the children's zones there, the search calls it a draw. */
 static void test_rule_cut_node_zone_is_every_cell(void **state)
 {
     (void)state;
