@@ -20,18 +20,50 @@
 /* The longest window: K <= N and N * N <= PROOF_MAX_CELLS. */
 #define PROOF_MAX_K 10
 
+/* A set of cells as bits: PROOF_MAX_CELLS fit. */
+typedef struct cell_set {
+    uint64_t bits[2];
+} cell_set;
+
+/* A disproof's zone is a cell_set: cells such that the attacker still
+ * cannot win with marks of its own added on every empty cell outside them
+ * (an extra mark never hurts its owner). The zone of every cell proves
+ * nothing more. */
+static const cell_set every_cell = {{~UINT64_C(0), ~UINT64_C(0)}};
+static const cell_set no_cell = {{0, 0}};
+
+static int set_has(cell_set set, int32_t cell)
+{
+    return (int)(set.bits[cell >> 6] >> (cell & 63) & 1);
+}
+
+static void set_add(cell_set *set, int32_t cell)
+{
+    set->bits[cell >> 6] |= UINT64_C(1) << (cell & 63);
+}
+
+static cell_set set_union(cell_set a, cell_set b)
+{
+    cell_set u = {{a.bits[0] | b.bits[0], a.bits[1] | b.bits[1]}};
+    return u;
+}
+
+static cell_set set_common(cell_set a, cell_set b)
+{
+    cell_set c = {{a.bits[0] & b.bits[0], a.bits[1] & b.bits[1]}};
+    return c;
+}
+
+static int set_is_every_cell(cell_set set)
+{
+    return set.bits[0] == ~UINT64_C(0) && set.bits[1] == ~UINT64_C(0);
+}
+
 typedef struct proof_entry {
     uint64_t key;  /* 0: empty (real keys have bit 0 set) */
     uint64_t data;
-    uint64_t zone; /* a disproof's zone, in the key's orientation */
+    cell_set zone; /* a disproof's zone, in the key's orientation */
 } proof_entry;
-
-/* A disproof's zone: cells such that the attacker still cannot win with
- * marks of its own added on every empty cell outside them (an extra mark
- * never hurts its owner). Boards of up to 64 cells keep zones as cell
- * masks; ZONE_ALL (every cell) is the zone that proves nothing more. */
-#define ZONE_ALL (~UINT64_C(0))
-#define ZONE_MAX_CELLS 64
 
 static uint64_t pack_entry(uint32_t pn, uint32_t dn, uint32_t work_log)
 {
@@ -81,7 +113,7 @@ enum { NODE_OPEN, NODE_PROVEN, NODE_DISPROVEN };
 typedef struct child {
     int32_t cell;
     uint32_t pn, dn;
-    uint64_t zone; /* once disproven: its zone */
+    cell_set zone; /* once disproven: its zone */
 } child;
 
 typedef struct prover {
@@ -113,12 +145,11 @@ typedef struct prover {
     uint64_t *window_mask; /* 2 per window: its cells as bits */
     uint32_t pair_steps;   /* the shared pairing's tries at this node */
     int32_t shortfall;     /* the fewest open windows a pairing try left uncovered */
-    uint64_t pair_mask;    /* the shared pairing's cells */
+    cell_set pair_cells;   /* the shared pairing's cells */
     pairing_pair *pairs;   /* a private pairing's pairs */
-    int use_zones;         /* the board has at most ZONE_MAX_CELLS cells */
     int rule_cut;          /* evaluate's: a rule cut the mover's moves */
-    uint64_t leaf_zone;    /* evaluate's: a settled node's disproof zone */
-    uint64_t dead_cells;   /* evaluate's: the empty cells in no open window */
+    cell_set leaf_zone;    /* evaluate's: a settled node's disproof zone */
+    cell_set dead_cells;   /* evaluate's: the empty cells in no open window */
     proof_entry *table;
     size_t bucket_mask;
     uint64_t nodes, budget;
@@ -177,16 +208,16 @@ static uint64_t position_key(const prover *pv, int *symmetry)
 }
 
 /* A zone in the orientation of symmetry s (to_key), or back from it. */
-static uint64_t zone_turned(const prover *pv, uint64_t zone, int s, int to_key)
+static cell_set zone_turned(const prover *pv, cell_set zone, int s, int to_key)
 {
-    if (zone == ZONE_ALL || s == 0 || !pv->use_zones)
+    if (s == 0 || set_is_every_cell(zone))
         return zone;
-    uint64_t turned = 0;
+    cell_set turned = no_cell;
     const int32_t *image = pv->symmetric + (size_t)s * (size_t)pv->nn;
     for (int32_t cell = 0; cell < pv->nn; cell++) {
         int32_t from = to_key ? cell : image[cell], to = to_key ? image[cell] : cell;
-        if (zone >> from & 1)
-            turned |= UINT64_C(1) << to;
+        if (set_has(zone, from))
+            set_add(&turned, to);
     }
     return turned;
 }
@@ -204,7 +235,7 @@ static proof_entry *table_find(const prover *pv, uint64_t key)
 /* Stores pn, dn; a new position replaces the cheapest entry of its bucket,
  * settled ones counting as dearest, so proofs survive. */
 static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint64_t work,
-                        uint64_t zone)
+                        cell_set zone)
 {
     proof_entry *bucket = pv->table + ((key >> 8) & pv->bucket_mask) * PROOF_WAYS;
     uint32_t work_log = log2_of(work + 1);
@@ -259,8 +290,6 @@ static void mark_pair(prover *pv, int32_t a, int32_t b, int by)
 {
     const int defender = 1 - pv->attacker;
     pv->paired[a] = pv->paired[b] = (uint8_t)(by > 0);
-    if (pv->use_zones)
-        pv->pair_mask ^= UINT64_C(1) << a | UINT64_C(1) << b;
     for (int32_t i = pv->cell_first[a]; i < pv->cell_first[a + 1]; i++) {
         int32_t w = pv->cell_windows[i];
         if (pv->marks[2 * w + defender] != 0)
@@ -331,7 +360,11 @@ static int cover_windows(prover *pv, int32_t count)
         pv->shortfall = uncovered;
     if (target < 0) {
         /* Attacker marks off the pairs' cells change none of this. */
-        pv->leaf_zone = pv->use_zones ? pv->pair_mask : ZONE_ALL;
+        pv->leaf_zone = no_cell;
+        for (int32_t cell = 0; cell < pv->nn; cell++) {
+            if (pv->paired[cell])
+                set_add(&pv->leaf_zone, cell);
+        }
         return 1;
     }
     if (fewest < 2)
@@ -392,7 +425,6 @@ static int shared_pairing(prover *pv)
     if (count >= pv->empty)
         return 0;
     pv->pair_steps = 0;
-    pv->pair_mask = 0;
     return cover_windows(pv, count);
 }
 
@@ -407,10 +439,11 @@ static int defender_pairs(prover *pv)
     int32_t pairs = open >= 0 ? ttt__pairing_find(&board, mark, open, pv->pair_scratch, pv->pairs)
                               : -1;
     if (pairs >= 0) {
-        uint64_t zone = 0;
-        for (int32_t i = 0; i < pairs; i++)
-            zone |= UINT64_C(1) << pv->pairs[i].cells[0] | UINT64_C(1) << pv->pairs[i].cells[1];
-        pv->leaf_zone = pv->use_zones ? zone : ZONE_ALL;
+        pv->leaf_zone = no_cell;
+        for (int32_t i = 0; i < pairs; i++) {
+            set_add(&pv->leaf_zone, pv->pairs[i].cells[0]);
+            set_add(&pv->leaf_zone, pv->pairs[i].cells[1]);
+        }
         return 1;
     }
     return shared_pairing(pv);
@@ -443,9 +476,9 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
 {
     pv->nodes++;
     *count = 0;
-    pv->leaf_zone = ZONE_ALL;
+    pv->leaf_zone = every_cell;
     pv->rule_cut = 0;
-    pv->dead_cells = 0;
+    pv->dead_cells = no_cell;
     const int mover = player_at(pv->ply), other = 1 - mover;
     const int attacker = pv->attacker, defender = 1 - attacker;
     const int32_t k = pv->k;
@@ -473,7 +506,7 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
     if (threats[other] >= 2)
         return other == attacker ? NODE_PROVEN : NODE_DISPROVEN;
     if (pv->empty == 0) {
-        pv->leaf_zone = 0; /* no empty cell for extra marks */
+        pv->leaf_zone = no_cell; /* no empty cell for extra marks */
         return NODE_DISPROVEN;
     }
     int32_t attacker_moves = mover == attacker ? (pv->empty + 1) / 2 : pv->empty / 2;
@@ -549,8 +582,7 @@ static int evaluate(prover *pv, int32_t *moves, int32_t *count)
             continue;
         if (pv->scores[cell] == 0) {
             /* In no open window: every such cell is the same move. */
-            if (pv->use_zones)
-                pv->dead_cells |= UINT64_C(1) << cell;
+            set_add(&pv->dead_cells, cell);
             if (dead_taken)
                 continue;
             dead_taken = 1;
@@ -616,13 +648,13 @@ static uint32_t next_threshold(uint32_t limit, uint32_t second)
  * is one of the extra marks the zone's disproof allows (with the disproven
  * sibling's mark besides, which only helps the attacker). Its own zone
  * adds nothing: the sibling's zone, already in the node's, covers it. */
-static void refute_outside(child *ch, int32_t count, uint64_t zone)
+static void refute_outside(child *ch, int32_t count, cell_set zone)
 {
     for (int32_t i = 0; i < count; i++) {
-        if (ch[i].pn != 0 && ch[i].dn != 0 && !(zone >> ch[i].cell & 1)) {
+        if (ch[i].pn != 0 && ch[i].dn != 0 && !set_has(zone, ch[i].cell)) {
             ch[i].pn = PN_INF;
             ch[i].dn = 0;
-            ch[i].zone = 0;
+            ch[i].zone = no_cell;
         }
     }
 }
@@ -633,7 +665,7 @@ static void refute_outside(child *ch, int32_t count, uint64_t zone)
  * number thdn, or it is settled, or the budget runs out; stores and returns
  * its numbers, and if disproven its zone.
  *
- * Zones (on boards of up to ZONE_MAX_CELLS cells): a pairing's zone is its
+ * Zones: a pairing's zone is its
  * cells, a full board's is empty, other settled nodes' are every cell. A
  * disproven AND node's is its refuting child's plus that move; a disproven
  * OR node's the union of its children's (every cell if a rule cut its
@@ -642,7 +674,7 @@ static void refute_outside(child *ch, int32_t count, uint64_t zone)
  * its zone is too, without a search (see refute_outside).
  */
 static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
-                   uint32_t *out_pn, uint32_t *out_dn, uint64_t *out_zone)
+                   uint32_t *out_pn, uint32_t *out_dn, cell_set *out_zone)
 {
     const int32_t nn = pv->nn;
     child *ch = pv->children + (size_t)depth * (size_t)nn;
@@ -653,7 +685,7 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
     uint64_t start = pv->nodes;
     int32_t count;
     int result = evaluate(pv, moves, &count);
-    *out_zone = ZONE_ALL;
+    *out_zone = every_cell;
     if (result != NODE_OPEN || depth >= nn) {
         first_numbers(pv, result == NODE_OPEN ? NODE_DISPROVEN : result, 0, out_pn, out_dn);
         if (result == NODE_DISPROVEN)
@@ -662,17 +694,17 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
         return;
     }
     const int rule_cut = pv->rule_cut;
-    const uint64_t dead_cells = pv->dead_cells;
+    const cell_set dead_cells = pv->dead_cells;
     const int mover = player_at(pv->ply);
     const int or_node = mover == pv->attacker;
-    uint64_t common = ZONE_ALL; /* within every disproven child's zone */
+    cell_set common = every_cell; /* within every disproven child's zone */
     for (int32_t i = 0; i < count; i++) {
         ch[i].cell = moves[i];
-        ch[i].zone = ZONE_ALL;
-        if (or_node && pv->use_zones && !(common >> moves[i] & 1)) {
+        ch[i].zone = every_cell;
+        if (or_node && !set_has(common, moves[i])) {
             ch[i].pn = PN_INF;
             ch[i].dn = 0;
-            ch[i].zone = 0;
+            ch[i].zone = no_cell;
             continue;
         }
         place(pv, moves[i], mover);
@@ -696,8 +728,8 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
                         zone_turned(pv, ch[i].zone, child_symmetry, 1));
         }
         unplace(pv, moves[i], mover);
-        if (or_node && ch[i].dn == 0 && pv->use_zones) {
-            common &= ch[i].zone;
+        if (or_node && ch[i].dn == 0) {
+            common = set_common(common, ch[i].zone);
             refute_outside(ch, i, common);
         }
     }
@@ -759,18 +791,19 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
         search(pv, depth + 1, child_thpn, child_thdn, &ch[best].pn, &ch[best].dn,
                &ch[best].zone);
         unplace(pv, ch[best].cell, mover);
-        if (or_node && ch[best].dn == 0 && pv->use_zones) {
-            common &= ch[best].zone;
+        if (or_node && ch[best].dn == 0) {
+            common = set_common(common, ch[best].zone);
             refute_outside(ch, count, common);
         }
     }
-    if (dn == 0 && pv->use_zones) {
+    if (dn == 0) {
         if (!or_node) {
-            *out_zone = ch[best].zone | UINT64_C(1) << ch[best].cell;
+            *out_zone = ch[best].zone;
+            set_add(out_zone, ch[best].cell);
         } else if (!rule_cut) {
-            uint64_t zone = dead_cells;
+            cell_set zone = dead_cells;
             for (int32_t i = 0; i < count; i++)
-                zone |= ch[i].zone;
+                zone = set_union(zone, ch[i].zone);
             *out_zone = zone;
         }
     }
@@ -816,7 +849,7 @@ static int prove(prover *pv, int attacker)
     pv->attacker = attacker;
     pv->root_best = -1;
     uint32_t pn, dn;
-    uint64_t zone;
+    cell_set zone;
     search(pv, 0, PN_INF, PN_INF, &pn, &dn, &zone);
     if (pn == 0)
         return 1;
@@ -945,7 +978,6 @@ int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
     pv.k = snap->k;
     pv.nn = snap->nn;
     pv.windows = count_windows(snap->n, snap->k);
-    pv.use_zones = snap->nn <= ZONE_MAX_CELLS;
     pv.budget = budget ? budget : UINT64_MAX;
     size_t pair_bytes = ttt__pairing_scratch_bytes((size_t)pv.windows, (size_t)pv.nn);
     carver sizes = {NULL, 0, 0};
