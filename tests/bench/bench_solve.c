@@ -584,6 +584,7 @@ int bench_proof(FILE *out, uint64_t budget, size_t table_bytes)
         {7, 7, 6, NO_PUBLISHED_VALUE, 1, "under 10 min"},
         {8, 8, 6, NO_PUBLISHED_VALUE, 1, "under 10 min"},
         {9, 9, 6, NO_PUBLISHED_VALUE, 1, "under 10 min"},
+        {10, 10, 7, NO_PUBLISHED_VALUE, 1, "under 10 min"},
     };
     fprintf(out, "proof: value-only ttt_solve from the empty board (df-pn), budget %llu nodes, "
                  "table %zu MiB\n",
@@ -642,10 +643,10 @@ static void usage(void)
           "  bounds  one strong move and one budget-1 solve, 3x3 to 1024x1024\n"
           "  pairing (n,n,n) draws by pairing strategies, n = 5 .. 16 (run\n"
           "          only when named)\n"
-          "  proof   (6,6,4), (6,6,5), (7,7,5), then (7,7,6), (8,8,6), (9,9,6) by\n"
-          "          the proof-number search, value only (run only when named;\n"
-          "          --solve-budget defaults to 50000000 nodes here, --table-mib\n"
-          "          to 64)\n"
+          "  proof   (6,6,4), (6,6,5), (7,7,5), then (7,7,6), (8,8,6), (9,9,6),\n"
+          "          (10,10,7) by the proof-number search, value only (run only\n"
+          "          when named; --solve-budget defaults to 50000000 nodes here,\n"
+          "          --table-mib to 64)\n"
           "  connect4  gravity: 4x4 K=3 and K=4, N random 7x6 positions of S\n"
           "          stones solved in full (default 100 of 8), perft 7x6 4 8\n"
           "  connect4-empty  the same, then the empty 7x6 board, value only and\n"
