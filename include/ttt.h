@@ -731,14 +731,24 @@ typedef struct ttt_solution {
  * pruning; the plies and the optimal moves come from a second pass, which
  * costs more and is skipped with TTT_SOLVE_VALUE_ONLY.
  *
- * Since 1.3, a TTT_SOLVE_VALUE_ONLY solve of a board of 26 to 100 cells
- * with K >= 4 under normal rules (not misère, no ply limit) takes a
- * depth-first proof-number search instead of alpha-beta (much faster
- * there: (6,6,4) is a win in about 10,000 positions): the value is the
- * same, but nodes counts its positions, the move in best may be another
- * move of the same value, and the table holds its proof numbers under
- * the same cap, keyed by 64-bit hashes on every board. Full solves and
- * smaller boards are unchanged.
+ * Since 1.3, a TTT_SOLVE_VALUE_ONLY solve of a square board of 26 to 100
+ * cells with K >= 4 under normal rules (not misère, no ply limit, no
+ * gravity) takes a depth-first proof-number search instead of alpha-beta
+ * (much faster there: (7,7,5) is a draw in about 270,000 positions, two
+ * seconds, proven by pairings of cells that the defender answers): the
+ * value is the same, but nodes counts its positions, the move in best may
+ * be another move of the same value, and the table holds its proof numbers
+ * under the same cap (allocated whole at the start, 32 bytes a position,
+ * never more than the budget can fill), keyed by 64-bit hashes on every
+ * board. Full solves and smaller boards are unchanged.
+ *
+ * Since 1.3, a gravity game under the classic rules (no misère, no early
+ * draw, no ply limit) on a board with width * (height + 1) <= 64 (Connect
+ * Four's 7x6 among them) is solved by a bitboard solver of its own, with
+ * the same answers. Its table is allocated once, sized to the position
+ * (8 bytes an entry, 2^16 entries or more where the cap allows) within the
+ * same cap; a cap too small for its exact keys sends the position to the
+ * general search.
  *
  * node_budget caps the positions searched (0: no cap). If it runs out, the
  * call returns TTT_E_BUDGET having written what it knows: value_min and
