@@ -88,16 +88,26 @@ static uint64_t key_term(int32_t cell, int p)
     return z ^ (z >> 31);
 }
 
-static void bot_place(bot *s, int32_t cell, int p)
+/* A mark whose subtree is searched to depth 0 or less goes on light (no
+ * cell sums: ttt__sboard_place_light): below such a node the search looks
+ * at the forced cell, the threats and the evaluation, never at the sums
+ * that order candidates, and the leaves are most of the tree. */
+static void bot_place(bot *s, int32_t cell, int p, int child_depth)
 {
     s->key ^= key_term(cell, p);
-    ttt__sboard_place(&s->b, cell, p);
+    if (child_depth <= 0)
+        ttt__sboard_place_light(&s->b, cell, p);
+    else
+        ttt__sboard_place(&s->b, cell, p);
 }
 
-static void bot_remove(bot *s, int32_t cell, int p)
+static void bot_remove(bot *s, int32_t cell, int p, int child_depth)
 {
     s->key ^= key_term(cell, p);
-    ttt__sboard_remove(&s->b, cell);
+    if (child_depth <= 0)
+        ttt__sboard_remove_light(&s->b, cell);
+    else
+        ttt__sboard_remove(&s->b, cell);
 }
 
 /* Wins and losses are stored counted from the position (they are found at
@@ -335,14 +345,15 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
     int32_t best_cell = -1;
     for (int32_t i = 0; i < count; i++) {
         int32_t cell = move_cell(s->moves.keys[base + (size_t)i]);
-        bot_place(s, cell, me);
+        int child_depth = forced >= 0 ? depth : depth - 1;
+        bot_place(s, cell, me, child_depth);
         int64_t v;
         int state = sboard_state(b, me);
         if (state != TTT_IN_PROGRESS)
             v = ended_score(state, me, BOT_WIN - ply - 1);
         else
-            v = -bot_node(s, forced >= 0 ? depth : depth - 1, -beta, -alpha, ply + 1);
-        bot_remove(s, cell, me);
+            v = -bot_node(s, child_depth, -beta, -alpha, ply + 1);
+        bot_remove(s, cell, me, child_depth);
         if (s->stopped)
             break;
         if (v > best) {
@@ -471,14 +482,14 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
                 int32_t best_index = 0;
                 for (int32_t i = 0; i < count; i++) {
                     int32_t cell = move_cell(s.moves.keys[i]);
-                    bot_place(&s, cell, me);
+                    bot_place(&s, cell, me, depth - 1);
                     int64_t v;
                     int state = sboard_state(b, me);
                     if (state != TTT_IN_PROGRESS)
                         v = ended_score(state, me, BOT_WIN);
                     else
                         v = -bot_node(&s, depth - 1, -BOT_INF, -alpha, 1);
-                    bot_remove(&s, cell, me);
+                    bot_remove(&s, cell, me, depth - 1);
                     if (s.stopped)
                         break;
                     if (v > best_score) {

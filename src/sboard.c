@@ -155,6 +155,53 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     }
 }
 
+/*
+ * window_change without the cells' sums: the window's marks and offsets and
+ * the board-wide fields (live, completed, open_windows, threat_hits and its
+ * totals, eval). For ttt__sboard_place_light: a search that reads no cell
+ * sums below a node skips K - 1 of every K writes a mark costs.
+ */
+static void window_change_light(sboard *b, int32_t w, int32_t start, int32_t step,
+                                int p, int32_t offset, int add)
+{
+    int16_t *marks = b->window_marks + 2 * (size_t)w;
+    int o = 1 - p, k = b->k;
+    int mine = marks[p], other = marks[o], now = mine + add;
+    int32_t offsets_before = b->window_offsets[w];
+    int32_t offsets_after = offsets_before + add * offset;
+    marks[p] = (int16_t)now;
+    b->window_offsets[w] = offsets_after;
+    int32_t full = k * (k - 1) / 2;
+
+    if (other > 0) {
+        if (mine > 0 && now > 0)
+            return;
+        int sign = add > 0 ? -1 : +1;
+        b->live += sign;
+        b->open_windows[o][other] += sign;
+        if (other == k)
+            b->completed += sign;
+        int32_t offsets_other = add > 0 ? offsets_before : offsets_after;
+        if (other == k - 1)
+            threat_change(b, o, start + (full - offsets_other) * step, sign);
+        b->eval += (o == 0 ? sign : -sign) * b->weight[other];
+        return;
+    }
+    b->open_windows[p][mine]--;
+    b->open_windows[p][now]++;
+    if (mine == k)
+        b->completed--;
+    if (now == k)
+        b->completed++;
+    if (mine == k - 1)
+        threat_change(b, p, start + (full - offsets_before) * step, -1);
+    if (now == k - 1)
+        threat_change(b, p, start + (full - offsets_after) * step, +1);
+    int64_t eval_change = (now > 0 ? b->weight[now] : 0) - (mine > 0 ? b->weight[mine] : 0);
+    b->eval += p == 0 ? eval_change : -eval_change;
+    b->open_windows[o][0] += (now == 0) - (mine == 0);
+}
+
 /* The index of the window starting at (row, col) in direction d. Rows of
  * windows: along a row, height rows of row_span; along a column,
  * column_span rows of width; along each diagonal, column_span rows of
@@ -456,6 +503,51 @@ void ttt__sboard_remove(sboard *b, int32_t cell)
     if (b->gravity)
         b->column_fill[cell % b->width]--;
     touch_windows(b, cell, p, -1);
+    if (b->use_keys) {
+        for (int s = 0; s < b->sym_count; s++)
+            b->key[s] -= b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
+    }
+}
+
+/* Applies a mark of p at cell to (add +1) or takes it from (add -1) every
+ * window through the cell, leaving the cells' sums alone. */
+static void touch_windows_light(sboard *b, int32_t cell, int p, int add)
+{
+    for (int d = 0; d < 4; d++) {
+        window_run run = windows_through(b, cell, d);
+        int32_t step = b->cell_step[d];
+        for (int32_t i = 0; i < run.count; i++) {
+            window_change_light(b, run.w, run.start, step, p, run.offset, add);
+            run.w += b->window_step[d];
+            run.start += step;
+            run.offset--;
+        }
+    }
+}
+
+void ttt__sboard_place_light(sboard *b, int32_t cell, int p)
+{
+    TTT_ASSERT(b->cells[cell] == TTT_EMPTY);
+    b->cells[cell] = (int8_t)ttt__mark_of(p);
+    b->empty--;
+    if (b->gravity)
+        b->column_fill[cell % b->width]++;
+    touch_windows_light(b, cell, p, +1);
+    if (b->use_keys) {
+        for (int s = 0; s < b->sym_count; s++)
+            b->key[s] += b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
+    }
+}
+
+void ttt__sboard_remove_light(sboard *b, int32_t cell)
+{
+    TTT_ASSERT(b->cells[cell] != TTT_EMPTY);
+    int p = ttt__player_of(b->cells[cell]);
+    b->cells[cell] = TTT_EMPTY;
+    b->empty++;
+    if (b->gravity)
+        b->column_fill[cell % b->width]--;
+    touch_windows_light(b, cell, p, -1);
     if (b->use_keys) {
         for (int s = 0; s < b->sym_count; s++)
             b->key[s] -= b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];

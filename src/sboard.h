@@ -140,6 +140,18 @@ void ttt__sboard_place(sboard *b, int32_t cell, int p);
 
 void ttt__sboard_remove(sboard *b, int32_t cell);
 
+/*
+ * Place and remove without the cells' sums (sums[], touched, touched_at):
+ * every other field is kept. A search may use them for the marks below a
+ * node whose subtree reads no cell sums (the bot's leaves and the forced
+ * moves under them), paired LIFO with each other: the sums a full place
+ * or remove adds inside that subtree come off again before the light mark
+ * is lifted, so the sums are right again once it is.
+ */
+void ttt__sboard_place_light(sboard *b, int32_t cell, int p);
+
+void ttt__sboard_remove_light(sboard *b, int32_t cell);
+
 /* The cells that become threats of p if p plays the empty cell: for each
  * window through it holding K - 2 marks of p and none of the other, its
  * other empty cell. Writes the distinct ones to out (room for 4 * K) and
