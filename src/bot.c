@@ -76,6 +76,7 @@ typedef struct bot {
     uint64_t key;         /* the position's hash (key_term per mark) */
     bot_entry *table;     /* table_mask + 1 entries, or NULL */
     size_t table_mask;
+    uint8_t *centre;      /* per cell: centrality(), as the candidates ask it */
 } bot;
 
 /* A pseudo-random hash term for a mark of p on cell (splitmix64): no
@@ -165,6 +166,14 @@ static int64_t centrality(const sboard *b, int32_t cell)
     return far > 127 ? 0 : 127 - far;
 }
 
+/* The ordering's tie-break for the cell: centrality, looked up (every
+ * node scores every touched cell, and the division costs more than the
+ * rest of its score). */
+static int64_t cell_centre(const bot *s, int32_t cell)
+{
+    return s->centre ? s->centre[cell] : centrality(&s->b, cell);
+}
+
 /* Pushes the candidate cells of the node, each scored for ordering;
  * returns how many, or ttt__push_move's failure. With keep > 0 only the
  * best keep are left, best first: an inner node searches its beam only,
@@ -200,7 +209,7 @@ static int32_t bot_candidates(bot *s, int me, int32_t keep)
          * the root's seeded jitter. (Only absurd K reach the clamp.) */
         if (score > SCORE_CAP / 1024 - 1)
             score = SCORE_CAP / 1024 - 1;
-        score = score * 1024 + centrality(b, cell) * 8;
+        score = score * 1024 + cell_centre(s, cell) * 8;
         if (keep > 0 && count >= keep) {
             /* The beam is full: cell enters only above its last (the key
              * as ttt__push_move makes it). */
@@ -414,6 +423,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     memset(&s, 0, sizeof s);
     carver sizes = {NULL, 0, 0};
     ttt__sboard_size(&sizes, &s.b, snap, 0);
+    carve(&sizes, (size_t)snap->nn, sizeof(uint8_t));
     if (sizes.overflow)
         return TTT_E_NOMEM;
     void *block = engine_alloc(game, sizes.used);
@@ -421,7 +431,10 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
         return TTT_E_NOMEM;
     carver parts = {block, 0, 0};
     ttt__sboard_size(&parts, &s.b, snap, 0);
+    s.centre = carve(&parts, (size_t)snap->nn, sizeof(uint8_t));
     ttt__sboard_init(&s.b, snap, 0);
+    for (int32_t cell = 0; cell < snap->nn; cell++)
+        s.centre[cell] = (uint8_t)centrality(&s.b, cell);
     s.moves.game = game;
     s.moves.limit = BOT_MOVE_LIST_BYTES / sizeof(int64_t);
     s.budget = UINT64_MAX; /* the first iteration always completes */
