@@ -174,6 +174,88 @@ static int64_t cell_centre(const bot *s, int32_t cell)
     return s->centre ? s->centre[cell] : centrality(&s->b, cell);
 }
 
+/* When no candidate is left (only dead or far cells remain), any cell
+ * will do: pushes the first live one, else the first empty one; returns
+ * how many (0 or 1) or ttt__push_move's failure. */
+static int32_t bot_candidates_fallback(bot *s)
+{
+    const sboard *b = &s->b;
+    int32_t fallback = -1;
+    for (int32_t cell = 0; cell < b->nn; cell++) {
+        if (b->cells[cell] != TTT_EMPTY || !sboard_playable(b, cell))
+            continue;
+        if (fallback < 0)
+            fallback = cell;
+        if (b->sums[cell].live > 0) {
+            int status = ttt__push_move(&s->moves, cell, 1);
+            return status != TTT_OK ? status : 1;
+        }
+    }
+    if (fallback < 0)
+        return 0;
+    int status = ttt__push_move(&s->moves, fallback, 0);
+    return status != TTT_OK ? status : 1;
+}
+
+/* Inserts key into keys[0 .. count - 1], sorted best first, as
+ * keys[count] (its room). */
+static void insert_sorted(int64_t *keys, int32_t count, int64_t key)
+{
+    int32_t at = count;
+    while (at > 0 && keys[at - 1] < key) {
+        keys[at] = keys[at - 1];
+        at--;
+    }
+    keys[at] = key;
+}
+
+/*
+ * bot_candidates for an inner node on normal rules with no gravity and
+ * some mark (nearly every node the bot searches): the same beam, in the
+ * same order, from one pass over the touched cells with nothing but the
+ * score asked of each.
+ */
+static int32_t beam_candidates(bot *s, int me, int32_t keep)
+{
+    const sboard *b = &s->b;
+    const int32_t *list = b->touched;
+    const struct cell_sums *sums = b->sums;
+    const int8_t *cells = b->cells;
+    const uint8_t *centre = s->centre;
+    const int opp = 1 - me;
+    const int64_t cap = SCORE_CAP / 1024 - 1;
+    size_t base = s->moves.top;
+    int32_t count = 0, listed = b->touched_count;
+    int64_t *keys = NULL;
+    for (int32_t i = 0; i < listed; i++) {
+        int32_t cell = list[i];
+        const struct cell_sums *sum = &sums[cell];
+        if (cells[cell] != TTT_EMPTY || sum->live == 0)
+            continue;
+        int64_t score = 2 * sum->weight[me] + sum->weight[opp];
+        if (score > cap)
+            score = cap;
+        score = score * 1024 + (int64_t)centre[cell] * 8;
+        if (count < keep) {
+            int status = ttt__push_move(&s->moves, cell, score);
+            if (status != TTT_OK)
+                return status;
+            keys = s->moves.keys + base;
+            insert_sorted(keys, count, keys[count]);
+            count++;
+            continue;
+        }
+        /* The beam is full: cell enters only above its last. */
+        int64_t key = (score << CELL_BITS) | cell;
+        if (key > keys[keep - 1])
+            insert_sorted(keys, keep - 1, key);
+    }
+    if (count > 0)
+        return count;
+    s->moves.top = base;
+    return bot_candidates_fallback(s);
+}
+
 /* Pushes the candidate cells of the node, each scored for ordering;
  * returns how many, or ttt__push_move's failure. With keep > 0 only the
  * best keep are left, best first: an inner node searches its beam only,
@@ -191,6 +273,8 @@ static int32_t bot_candidates(bot *s, int me, int32_t keep)
      * it, so none is a mere pass. */
     int32_t listed = b->gravity ? b->width : any_mark ? b->touched_count : b->nn;
     int32_t count = 0;
+    if (keep > 0 && any_mark && !b->gravity && !b->misere && s->centre)
+        return beam_candidates(s, me, keep);
     for (int32_t i = 0; i < listed; i++) {
         int32_t cell = b->gravity ? landing_cell(b, i) : any_mark ? b->touched[i] : i;
         if (cell < 0 || b->cells[cell] != TTT_EMPTY ||
@@ -241,29 +325,8 @@ static int32_t bot_candidates(bot *s, int me, int32_t keep)
             keys[at] = key;
         }
     }
-    if (count == 0) {
-        /* Only dead or far cells remain: any one of them will do, the
-         * first live one, else the first empty one. */
-        int32_t fallback = -1;
-        for (int32_t cell = 0; cell < b->nn; cell++) {
-            if (b->cells[cell] != TTT_EMPTY || !sboard_playable(b, cell))
-                continue;
-            if (fallback < 0)
-                fallback = cell;
-            if (b->sums[cell].live > 0) {
-                int status = ttt__push_move(&s->moves, cell, 1);
-                if (status != TTT_OK)
-                    return status;
-                return 1;
-            }
-        }
-        if (fallback >= 0) {
-            int status = ttt__push_move(&s->moves, fallback, 0);
-            if (status != TTT_OK)
-                return status;
-            count = 1;
-        }
-    }
+    if (count == 0)
+        return bot_candidates_fallback(s);
     return count;
 }
 
