@@ -84,7 +84,7 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     marks[p] = (int16_t)now;
     b->window_offsets[w] = offsets_after;
     int32_t step = b->cell_step[d];
-    int32_t full = k * (k - 1) / 2;
+    int32_t full = b->offsets_full;
 
     if (other > 0) {
         /* Dead before and after unless p's first mark comes or goes: then
@@ -130,7 +130,7 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
         threat_change(b, p, start + (full - offsets_before) * step, -1);
     if (now == k - 1)
         threat_change(b, p, start + (full - offsets_after) * step, +1);
-    int64_t eval_change = (now > 0 ? b->weight[now] : 0) - (mine > 0 ? b->weight[mine] : 0);
+    int64_t eval_change = b->eval_weight[now] - b->eval_weight[mine];
     b->eval += p == 0 ? eval_change : -eval_change;
     /* An empty window also counts as open for the other player. */
     int32_t other_open = (now == 0) - (mine == 0);
@@ -171,7 +171,7 @@ static void window_change_light(sboard *b, int32_t w, int32_t start, int32_t ste
     int32_t offsets_after = offsets_before + add * offset;
     marks[p] = (int16_t)now;
     b->window_offsets[w] = offsets_after;
-    int32_t full = k * (k - 1) / 2;
+    int32_t full = b->offsets_full;
 
     if (other > 0) {
         if (mine > 0 && now > 0)
@@ -197,7 +197,7 @@ static void window_change_light(sboard *b, int32_t w, int32_t start, int32_t ste
         threat_change(b, p, start + (full - offsets_before) * step, -1);
     if (now == k - 1)
         threat_change(b, p, start + (full - offsets_after) * step, +1);
-    int64_t eval_change = (now > 0 ? b->weight[now] : 0) - (mine > 0 ? b->weight[mine] : 0);
+    int64_t eval_change = b->eval_weight[now] - b->eval_weight[mine];
     b->eval += p == 0 ? eval_change : -eval_change;
     b->open_windows[o][0] += (now == 0) - (mine == 0);
 }
@@ -347,6 +347,7 @@ void ttt__sboard_size(carver *carver, sboard *b, const snapshot *snap,
         b->open_windows[p] = carve(carver, (size_t)k + 1, sizeof(int32_t));
     }
     b->weight = carve(carver, (size_t)k + 1, sizeof(int64_t));
+    b->eval_weight = carve(carver, (size_t)k + 1, sizeof(int64_t));
     b->runs = nn <= RUNS_MAX_CELLS ? carve(carver, 4 * nn, sizeof(window_run)) : NULL;
     if (use_keys) {
         b->key_term[0] = carve(carver, nn, sizeof(uint64_t));
@@ -395,6 +396,9 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     /* Each extra mark makes a window eight times as interesting. */
     for (int32_t m = 0; m <= k; m++)
         b->weight[m] = (int64_t)1 << min32(3 * m, WEIGHT_SHIFT_CAP);
+    for (int32_t m = 0; m <= k; m++)
+        b->eval_weight[m] = m > 0 ? b->weight[m] : 0;
+    b->offsets_full = k * (k - 1) / 2;
     memset(b->cells, TTT_EMPTY, (size_t)nn);
     memset(b->column_fill, 0, (size_t)width * sizeof(int32_t));
     memset(b->window_marks, 0, (size_t)b->window_count * 2 * sizeof(int16_t));

@@ -120,6 +120,9 @@ typedef struct sboard {
     struct window_run *runs;  /* 4 per cell, or NULL on huge boards */
     int32_t *open_windows[2]; /* k + 1 counters each */
     int64_t *weight;          /* k + 1 weights */
+    int64_t *eval_weight;     /* k + 1: weight[m] for m > 0, 0 for m = 0
+                               * (an empty window adds nothing to eval) */
+    int32_t offsets_full;     /* K(K - 1)/2: the offsets of a full window */
     int32_t use_keys;
     int32_t sym_count;        /* the board's symmetries (board_symmetries) */
     int32_t sym_inverse[8];   /* per symmetry: the one that undoes it */
