@@ -339,6 +339,35 @@ static int64_t ended_score(int state, int me, int64_t win)
     return state == ttt__won_state(0, ttt__mark_of(me)) ? win : -win;
 }
 
+/*
+ * A child of an unforced node at ply, searched to depth 0 or less, scored
+ * as bot_node would score it, without placing its mark: the mover has no
+ * completion cell and neither has the opponent (else the node would have
+ * ended or been forced), so if the mark makes no four the child is a quiet
+ * leaf: no win, no forced reply, and (with 2K plies or more left and some
+ * window live) not a dead draw, so bot_node would count it and return its
+ * evaluation. Returns 1 with *value (the parent's view), 0 if the child
+ * must be searched, -1 if the budget ran out (the search stops).
+ */
+static int quiet_leaf(bot *s, int32_t cell, int me, int ply, int64_t *value)
+{
+    const sboard *b = &s->b;
+    int64_t eval;
+    int32_t building, live;
+    if (!ttt__sboard_quiet_eval(b, cell, me, &eval, &building, &live) || live == 0)
+        return 0;
+    if (s->nodes >= s->budget || ply + 1 >= MAX_SEARCH_DEPTH) {
+        s->stopped = 1;
+        return -1;
+    }
+    s->nodes++;
+    /* bot_eval for the opponent, to move there. */
+    int opp = 1 - me;
+    int64_t e = (opp == 0 ? eval : -eval) + (int64_t)building * b->weight[b->k - 2];
+    *value = -e;
+    return 1;
+}
+
 static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
                         int ply)
 {
@@ -415,17 +444,27 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
 
     int64_t best = -BOT_INF;
     int32_t best_cell = -1;
+    int child_depth = forced >= 0 ? depth : depth - 1;
+    /* Children that are leaves with no threat either side can be scored
+     * without their mark (quiet_leaf); far from the end only, where some
+     * live window means either side may still complete one. */
+    int quiet_leaves = child_depth <= 0 && forced < 0 && !b->misere && !b->gravity &&
+                       b->k >= 5 && plies_left(b) - 1 >= 2 * b->k;
     for (int32_t i = 0; i < count; i++) {
         int32_t cell = move_cell(s->moves.keys[base + (size_t)i]);
-        int child_depth = forced >= 0 ? depth : depth - 1;
-        bot_place(s, cell, me, child_depth);
         int64_t v;
-        int state = sboard_state(b, me);
-        if (state != TTT_IN_PROGRESS)
-            v = ended_score(state, me, BOT_WIN - ply - 1);
-        else
-            v = -bot_node(s, child_depth, -beta, -alpha, ply + 1);
-        bot_remove(s, cell, me, child_depth);
+        int scored = quiet_leaves ? quiet_leaf(s, cell, me, ply, &v) : 0;
+        if (scored < 0)
+            break; /* the budget ran out, as the child's node would find */
+        if (!scored) {
+            bot_place(s, cell, me, child_depth);
+            int state = sboard_state(b, me);
+            if (state != TTT_IN_PROGRESS)
+                v = ended_score(state, me, BOT_WIN - ply - 1);
+            else
+                v = -bot_node(s, child_depth, -beta, -alpha, ply + 1);
+            bot_remove(s, cell, me, child_depth);
+        }
         if (s->stopped)
             break;
         if (v > best) {

@@ -558,6 +558,39 @@ void ttt__sboard_remove_light(sboard *b, int32_t cell)
     }
 }
 
+int ttt__sboard_quiet_eval(const sboard *b, int32_t cell, int p, int64_t *eval_after,
+                           int32_t *other_building_after, int32_t *live_after)
+{
+    int o = 1 - p, k = b->k;
+    int64_t eval = b->eval, sign = p == 0 ? 1 : -1;
+    int32_t building = b->open_windows[o][k - 2], live = b->live;
+    for (int d = 0; d < 4; d++) {
+        window_run run = windows_through(b, cell, d);
+        for (int32_t i = 0; i < run.count; i++, run.w += b->window_step[d]) {
+            const int16_t *marks = b->window_marks + 2 * (size_t)run.w;
+            int mine = marks[p], other = marks[o];
+            if (other > 0) {
+                if (mine > 0)
+                    continue; /* dead already */
+                if (other >= k - 1)
+                    return 0; /* a completion cell of the other's */
+                /* The other's window dies. */
+                eval += sign * b->weight[other];
+                building -= other == k - 2;
+                live--;
+            } else {
+                if (mine >= k - 2)
+                    return 0; /* a four or five of p's */
+                eval += sign * (b->eval_weight[mine + 1] - b->eval_weight[mine]);
+            }
+        }
+    }
+    *eval_after = eval;
+    *other_building_after = building;
+    *live_after = live;
+    return 1;
+}
+
 int32_t ttt__future_threats(const sboard *b, int p, int32_t cell,
                               int32_t *out)
 {

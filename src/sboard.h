@@ -155,6 +155,18 @@ void ttt__sboard_place_light(sboard *b, int32_t cell, int p);
 
 void ttt__sboard_remove_light(sboard *b, int32_t cell);
 
+/*
+ * What a mark of p on the empty cell would leave, without placing it, for
+ * a search leaf (K >= 3): 0 if the mark would complete a window or make a
+ * completion cell of p's, or the cell is one of the other's completion
+ * cells; else 1, with the board's eval after the mark, the other's windows
+ * of K - 2 marks and none of p's (open_windows[1 - p][K - 2]) and the live
+ * windows after it. The marks' counts are what they would be; every other
+ * field is as before the mark.
+ */
+int ttt__sboard_quiet_eval(const sboard *b, int32_t cell, int p, int64_t *eval_after,
+                           int32_t *other_building_after, int32_t *live_after);
+
 /* The cells that become threats of p if p plays the empty cell: for each
  * window through it holding K - 2 marks of p and none of the other, its
  * other empty cell. Writes the distinct ones to out (room for 4 * K) and

@@ -508,6 +508,56 @@ static void test_light_place_keeps_the_board(void **state)
     }
 }
 
+/* ttt__sboard_quiet_eval, the bot's leaves scored without their mark, tells
+ * what a real place leaves: eval, the other's windows of K - 2 and the live
+ * windows; and it declines exactly the marks that make a four or five or
+ * take one of the other's completion cells. Every empty cell of seeded
+ * random 15x15 K=5 positions of 6 to 60 marks. */
+static void test_quiet_eval_matches_place(void **state)
+{
+    (void)state;
+    uint64_t seed = 91;
+    int quiet = 0, declined = 0;
+    for (int round = 0; round < 10; round++) {
+        ttt_game *g = new_game(15, 5);
+        (void)random_position(g, &seed, 225 - 6 - 6 * round);
+        sboard b;
+        void *block = board_of(g, &b);
+        for (int32_t cell = 0; cell < 225; cell++) {
+            if (b.cells[cell] != TTT_EMPTY)
+                continue;
+            int p = (225 - b.empty) & 1, o = 1 - p;
+            int64_t eval;
+            int32_t building, live;
+            int other_threat = b.threat_hits[o][cell] > 0;
+            int said = ttt__sboard_quiet_eval(&b, cell, p, &eval, &building, &live);
+            int completed = b.completed;
+            long hits = 0;
+            for (int32_t c = 0; c < 225; c++)
+                hits -= b.threat_hits[p][c];
+            ttt__sboard_place(&b, cell, p);
+            for (int32_t c = 0; c < 225; c++)
+                hits += b.threat_hits[p][c];
+            /* hits > 0: the mark made a window of K - 1 marks of p's. */
+            int loud = hits > 0 || b.completed > completed || other_threat;
+            assert_int_equal(said, !loud);
+            if (said) {
+                quiet++;
+                assert_true(eval == b.eval);
+                assert_int_equal(building, b.open_windows[o][b.k - 2]);
+                assert_int_equal(live, b.live);
+            } else {
+                declined++;
+            }
+            ttt__sboard_remove(&b, cell);
+        }
+        free(block);
+        ttt_game_free(g);
+    }
+    print_message("# %d cells scored quiet, %d declined\n", quiet, declined);
+    assert_true(quiet > 0 && declined > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -519,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_root_vcts),
         cmocka_unit_test(test_bot_table_reaches_deeper),
         cmocka_unit_test(test_light_place_keeps_the_board),
+        cmocka_unit_test(test_quiet_eval_matches_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
