@@ -209,6 +209,15 @@ static void insert_sorted(int64_t *keys, int32_t count, int64_t key)
     keys[at] = key;
 }
 
+/* bot_candidates' score of a cell on normal rules with no gravity: its
+ * windows' weights, the mover's twice, then the centrality tie-break. */
+static inline int64_t beam_score(const struct cell_sums *sum, int64_t centre, int me)
+{
+    const int64_t cap = SCORE_CAP / 1024 - 1;
+    int64_t score = 2 * sum->weight[me] + sum->weight[1 - me];
+    return (score > cap ? cap : score) * 1024 + centre * 8;
+}
+
 /*
  * bot_candidates for an inner node on normal rules with no gravity and
  * some mark (nearly every node the bot searches): the same beam, in the
@@ -222,33 +231,34 @@ static int32_t beam_candidates(bot *s, int me, int32_t keep)
     const struct cell_sums *sums = b->sums;
     const int8_t *cells = b->cells;
     const uint8_t *centre = s->centre;
-    const int opp = 1 - me;
-    const int64_t cap = SCORE_CAP / 1024 - 1;
     size_t base = s->moves.top;
-    int32_t count = 0, listed = b->touched_count;
-    int64_t *keys = NULL;
-    for (int32_t i = 0; i < listed; i++) {
+    int32_t count = 0, listed = b->touched_count, i = 0;
+    /* Until the beam is full every cell enters it; then only a cell above
+     * its last. */
+    for (; i < listed && count < keep; i++) {
         int32_t cell = list[i];
         const struct cell_sums *sum = &sums[cell];
         if (cells[cell] != TTT_EMPTY || sum->live == 0)
             continue;
-        int64_t score = 2 * sum->weight[me] + sum->weight[opp];
-        if (score > cap)
-            score = cap;
-        score = score * 1024 + (int64_t)centre[cell] * 8;
-        if (count < keep) {
-            int status = ttt__push_move(&s->moves, cell, score);
-            if (status != TTT_OK)
-                return status;
-            keys = s->moves.keys + base;
-            insert_sorted(keys, count, keys[count]);
-            count++;
-            continue;
+        int64_t score = beam_score(sum, centre[cell], me);
+        int status = ttt__push_move(&s->moves, cell, score);
+        if (status != TTT_OK)
+            return status;
+        int64_t *keys = s->moves.keys + base;
+        insert_sorted(keys, count, keys[count]);
+        count++;
+    }
+    if (count == keep) {
+        int64_t *keys = s->moves.keys + base;
+        for (; i < listed; i++) {
+            int32_t cell = list[i];
+            const struct cell_sums *sum = &sums[cell];
+            if (cells[cell] != TTT_EMPTY || sum->live == 0)
+                continue;
+            int64_t key = (beam_score(sum, centre[cell], me) << CELL_BITS) | cell;
+            if (key > keys[keep - 1])
+                insert_sorted(keys, keep - 1, key);
         }
-        /* The beam is full: cell enters only above its last. */
-        int64_t key = (score << CELL_BITS) | cell;
-        if (key > keys[keep - 1])
-            insert_sorted(keys, keep - 1, key);
     }
     if (count > 0)
         return count;
