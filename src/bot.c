@@ -76,6 +76,7 @@ typedef struct bot {
     uint64_t key;         /* the position's hash (key_term per mark) */
     bot_entry *table;     /* table_mask + 1 entries, or NULL */
     size_t table_mask;
+    uint8_t *centre;      /* per cell: centrality(), as the candidates ask it */
 } bot;
 
 /* A pseudo-random hash term for a mark of p on cell (splitmix64): no
@@ -88,16 +89,26 @@ static uint64_t key_term(int32_t cell, int p)
     return z ^ (z >> 31);
 }
 
-static void bot_place(bot *s, int32_t cell, int p)
+/* A mark whose subtree is searched to depth 0 or less goes on light (no
+ * cell sums: ttt__sboard_place_light): below such a node the search looks
+ * at the forced cell, the threats and the evaluation, never at the sums
+ * that order candidates, and the leaves are most of the tree. */
+static void bot_place(bot *s, int32_t cell, int p, int child_depth)
 {
     s->key ^= key_term(cell, p);
-    ttt__sboard_place(&s->b, cell, p);
+    if (child_depth <= 0)
+        ttt__sboard_place_light(&s->b, cell, p);
+    else
+        ttt__sboard_place(&s->b, cell, p);
 }
 
-static void bot_remove(bot *s, int32_t cell, int p)
+static void bot_remove(bot *s, int32_t cell, int p, int child_depth)
 {
     s->key ^= key_term(cell, p);
-    ttt__sboard_remove(&s->b, cell);
+    if (child_depth <= 0)
+        ttt__sboard_remove_light(&s->b, cell);
+    else
+        ttt__sboard_remove(&s->b, cell);
 }
 
 /* Wins and losses are stored counted from the position (they are found at
@@ -155,6 +166,106 @@ static int64_t centrality(const sboard *b, int32_t cell)
     return far > 127 ? 0 : 127 - far;
 }
 
+/* The ordering's tie-break for the cell: centrality, looked up (every
+ * node scores every touched cell, and the division costs more than the
+ * rest of its score). */
+static int64_t cell_centre(const bot *s, int32_t cell)
+{
+    return s->centre ? s->centre[cell] : centrality(&s->b, cell);
+}
+
+/* When no candidate is left (only dead or far cells remain), any cell
+ * will do: pushes the first live one, else the first empty one; returns
+ * how many (0 or 1) or ttt__push_move's failure. */
+static int32_t bot_candidates_fallback(bot *s)
+{
+    const sboard *b = &s->b;
+    int32_t fallback = -1;
+    for (int32_t cell = 0; cell < b->nn; cell++) {
+        if (b->cells[cell] != TTT_EMPTY || !sboard_playable(b, cell))
+            continue;
+        if (fallback < 0)
+            fallback = cell;
+        if (b->sums[cell].live > 0) {
+            int status = ttt__push_move(&s->moves, cell, 1);
+            return status != TTT_OK ? status : 1;
+        }
+    }
+    if (fallback < 0)
+        return 0;
+    int status = ttt__push_move(&s->moves, fallback, 0);
+    return status != TTT_OK ? status : 1;
+}
+
+/* Inserts key into keys[0 .. count - 1], sorted best first, as
+ * keys[count] (its room). */
+static void insert_sorted(int64_t *keys, int32_t count, int64_t key)
+{
+    int32_t at = count;
+    while (at > 0 && keys[at - 1] < key) {
+        keys[at] = keys[at - 1];
+        at--;
+    }
+    keys[at] = key;
+}
+
+/* bot_candidates' score of a cell on normal rules with no gravity: its
+ * windows' weights, the mover's twice, then the centrality tie-break. */
+static inline int64_t beam_score(const struct cell_sums *sum, int64_t centre, int me)
+{
+    const int64_t cap = SCORE_CAP / 1024 - 1;
+    int64_t score = 2 * sum->weight[me] + sum->weight[1 - me];
+    return (score > cap ? cap : score) * 1024 + centre * 8;
+}
+
+/*
+ * bot_candidates for an inner node on normal rules with no gravity and
+ * some mark (nearly every node the bot searches): the same beam, in the
+ * same order, from one pass over the touched cells with nothing but the
+ * score asked of each.
+ */
+static int32_t beam_candidates(bot *s, int me, int32_t keep)
+{
+    const sboard *b = &s->b;
+    const int32_t *list = b->touched;
+    const struct cell_sums *sums = b->sums;
+    const int8_t *cells = b->cells;
+    const uint8_t *centre = s->centre;
+    size_t base = s->moves.top;
+    int32_t count = 0, listed = b->touched_count, i = 0;
+    /* Until the beam is full every cell enters it; then only a cell above
+     * its last. */
+    for (; i < listed && count < keep; i++) {
+        int32_t cell = list[i];
+        const struct cell_sums *sum = &sums[cell];
+        if (cells[cell] != TTT_EMPTY || sum->live == 0)
+            continue;
+        int64_t score = beam_score(sum, centre[cell], me);
+        int status = ttt__push_move(&s->moves, cell, score);
+        if (status != TTT_OK)
+            return status;
+        int64_t *keys = s->moves.keys + base;
+        insert_sorted(keys, count, keys[count]);
+        count++;
+    }
+    if (count == keep) {
+        int64_t *keys = s->moves.keys + base;
+        for (; i < listed; i++) {
+            int32_t cell = list[i];
+            const struct cell_sums *sum = &sums[cell];
+            if (cells[cell] != TTT_EMPTY || sum->live == 0)
+                continue;
+            int64_t key = (beam_score(sum, centre[cell], me) << CELL_BITS) | cell;
+            if (key > keys[keep - 1])
+                insert_sorted(keys, keep - 1, key);
+        }
+    }
+    if (count > 0)
+        return count;
+    s->moves.top = base;
+    return bot_candidates_fallback(s);
+}
+
 /* Pushes the candidate cells of the node, each scored for ordering;
  * returns how many, or ttt__push_move's failure. With keep > 0 only the
  * best keep are left, best first: an inner node searches its beam only,
@@ -172,6 +283,8 @@ static int32_t bot_candidates(bot *s, int me, int32_t keep)
      * it, so none is a mere pass. */
     int32_t listed = b->gravity ? b->width : any_mark ? b->touched_count : b->nn;
     int32_t count = 0;
+    if (keep > 0 && any_mark && !b->gravity && !b->misere && s->centre)
+        return beam_candidates(s, me, keep);
     for (int32_t i = 0; i < listed; i++) {
         int32_t cell = b->gravity ? landing_cell(b, i) : any_mark ? b->touched[i] : i;
         if (cell < 0 || b->cells[cell] != TTT_EMPTY ||
@@ -190,7 +303,7 @@ static int32_t bot_candidates(bot *s, int me, int32_t keep)
          * the root's seeded jitter. (Only absurd K reach the clamp.) */
         if (score > SCORE_CAP / 1024 - 1)
             score = SCORE_CAP / 1024 - 1;
-        score = score * 1024 + centrality(b, cell) * 8;
+        score = score * 1024 + cell_centre(s, cell) * 8;
         if (keep > 0 && count >= keep) {
             /* The beam is full: cell enters only above its last (the key
              * as ttt__push_move makes it). */
@@ -222,29 +335,8 @@ static int32_t bot_candidates(bot *s, int me, int32_t keep)
             keys[at] = key;
         }
     }
-    if (count == 0) {
-        /* Only dead or far cells remain: any one of them will do, the
-         * first live one, else the first empty one. */
-        int32_t fallback = -1;
-        for (int32_t cell = 0; cell < b->nn; cell++) {
-            if (b->cells[cell] != TTT_EMPTY || !sboard_playable(b, cell))
-                continue;
-            if (fallback < 0)
-                fallback = cell;
-            if (b->sums[cell].live > 0) {
-                int status = ttt__push_move(&s->moves, cell, 1);
-                if (status != TTT_OK)
-                    return status;
-                return 1;
-            }
-        }
-        if (fallback >= 0) {
-            int status = ttt__push_move(&s->moves, fallback, 0);
-            if (status != TTT_OK)
-                return status;
-            count = 1;
-        }
-    }
+    if (count == 0)
+        return bot_candidates_fallback(s);
     return count;
 }
 
@@ -255,6 +347,35 @@ static int64_t ended_score(int state, int me, int64_t win)
     if (state == TTT_DRAW)
         return 0;
     return state == ttt__won_state(0, ttt__mark_of(me)) ? win : -win;
+}
+
+/*
+ * A child of an unforced node at ply, searched to depth 0 or less, scored
+ * as bot_node would score it, without placing its mark: the mover has no
+ * completion cell and neither has the opponent (else the node would have
+ * ended or been forced), so if the mark makes no four the child is a quiet
+ * leaf: no win, no forced reply, and (with 2K plies or more left and some
+ * window live) not a dead draw, so bot_node would count it and return its
+ * evaluation. Returns 1 with *value (the parent's view), 0 if the child
+ * must be searched, -1 if the budget ran out (the search stops).
+ */
+static int quiet_leaf(bot *s, int32_t cell, int me, int ply, int64_t *value)
+{
+    const sboard *b = &s->b;
+    int64_t eval;
+    int32_t building, live;
+    if (!ttt__sboard_quiet_eval(b, cell, me, &eval, &building, &live) || live == 0)
+        return 0;
+    if (s->nodes >= s->budget || ply + 1 >= MAX_SEARCH_DEPTH) {
+        s->stopped = 1;
+        return -1;
+    }
+    s->nodes++;
+    /* bot_eval for the opponent, to move there. */
+    int opp = 1 - me;
+    int64_t e = (opp == 0 ? eval : -eval) + (int64_t)building * b->weight[b->k - 2];
+    *value = -e;
+    return 1;
 }
 
 static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
@@ -333,16 +454,27 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
 
     int64_t best = -BOT_INF;
     int32_t best_cell = -1;
+    int child_depth = forced >= 0 ? depth : depth - 1;
+    /* Children that are leaves with no threat either side can be scored
+     * without their mark (quiet_leaf); far from the end only, where some
+     * live window means either side may still complete one. */
+    int quiet_leaves = child_depth <= 0 && forced < 0 && !b->misere && !b->gravity &&
+                       b->k >= 5 && plies_left(b) - 1 >= 2 * b->k;
     for (int32_t i = 0; i < count; i++) {
         int32_t cell = move_cell(s->moves.keys[base + (size_t)i]);
-        bot_place(s, cell, me);
         int64_t v;
-        int state = sboard_state(b, me);
-        if (state != TTT_IN_PROGRESS)
-            v = ended_score(state, me, BOT_WIN - ply - 1);
-        else
-            v = -bot_node(s, forced >= 0 ? depth : depth - 1, -beta, -alpha, ply + 1);
-        bot_remove(s, cell, me);
+        int scored = quiet_leaves ? quiet_leaf(s, cell, me, ply, &v) : 0;
+        if (scored < 0)
+            break; /* the budget ran out, as the child's node would find */
+        if (!scored) {
+            bot_place(s, cell, me, child_depth);
+            int state = sboard_state(b, me);
+            if (state != TTT_IN_PROGRESS)
+                v = ended_score(state, me, BOT_WIN - ply - 1);
+            else
+                v = -bot_node(s, child_depth, -beta, -alpha, ply + 1);
+            bot_remove(s, cell, me, child_depth);
+        }
         if (s->stopped)
             break;
         if (v > best) {
@@ -403,6 +535,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     memset(&s, 0, sizeof s);
     carver sizes = {NULL, 0, 0};
     ttt__sboard_size(&sizes, &s.b, snap, 0);
+    carve(&sizes, (size_t)snap->nn, sizeof(uint8_t));
     if (sizes.overflow)
         return TTT_E_NOMEM;
     void *block = engine_alloc(game, sizes.used);
@@ -410,7 +543,10 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
         return TTT_E_NOMEM;
     carver parts = {block, 0, 0};
     ttt__sboard_size(&parts, &s.b, snap, 0);
+    s.centre = carve(&parts, (size_t)snap->nn, sizeof(uint8_t));
     ttt__sboard_init(&s.b, snap, 0);
+    for (int32_t cell = 0; cell < snap->nn; cell++)
+        s.centre[cell] = (uint8_t)centrality(&s.b, cell);
     s.moves.game = game;
     s.moves.limit = BOT_MOVE_LIST_BYTES / sizeof(int64_t);
     s.budget = UINT64_MAX; /* the first iteration always completes */
@@ -471,14 +607,14 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
                 int32_t best_index = 0;
                 for (int32_t i = 0; i < count; i++) {
                     int32_t cell = move_cell(s.moves.keys[i]);
-                    bot_place(&s, cell, me);
+                    bot_place(&s, cell, me, depth - 1);
                     int64_t v;
                     int state = sboard_state(b, me);
                     if (state != TTT_IN_PROGRESS)
                         v = ended_score(state, me, BOT_WIN);
                     else
                         v = -bot_node(&s, depth - 1, -BOT_INF, -alpha, 1);
-                    bot_remove(&s, cell, me);
+                    bot_remove(&s, cell, me, depth - 1);
                     if (s.stopped)
                         break;
                     if (v > best_score) {

@@ -84,7 +84,7 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     marks[p] = (int16_t)now;
     b->window_offsets[w] = offsets_after;
     int32_t step = b->cell_step[d];
-    int32_t full = k * (k - 1) / 2;
+    int32_t full = b->offsets_full;
 
     if (other > 0) {
         /* Dead before and after unless p's first mark comes or goes: then
@@ -130,7 +130,7 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
         threat_change(b, p, start + (full - offsets_before) * step, -1);
     if (now == k - 1)
         threat_change(b, p, start + (full - offsets_after) * step, +1);
-    int64_t eval_change = (now > 0 ? b->weight[now] : 0) - (mine > 0 ? b->weight[mine] : 0);
+    int64_t eval_change = b->eval_weight[now] - b->eval_weight[mine];
     b->eval += p == 0 ? eval_change : -eval_change;
     /* An empty window also counts as open for the other player. */
     int32_t other_open = (now == 0) - (mine == 0);
@@ -153,6 +153,53 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
         b->sums[cell].weight[o] += weight_other;
         b->sums[cell].building[p] += building;
     }
+}
+
+/*
+ * window_change without the cells' sums: the window's marks and offsets and
+ * the board-wide fields (live, completed, open_windows, threat_hits and its
+ * totals, eval). For ttt__sboard_place_light: a search that reads no cell
+ * sums below a node skips K - 1 of every K writes a mark costs.
+ */
+static void window_change_light(sboard *b, int32_t w, int32_t start, int32_t step,
+                                int p, int32_t offset, int add)
+{
+    int16_t *marks = b->window_marks + 2 * (size_t)w;
+    int o = 1 - p, k = b->k;
+    int mine = marks[p], other = marks[o], now = mine + add;
+    int32_t offsets_before = b->window_offsets[w];
+    int32_t offsets_after = offsets_before + add * offset;
+    marks[p] = (int16_t)now;
+    b->window_offsets[w] = offsets_after;
+    int32_t full = b->offsets_full;
+
+    if (other > 0) {
+        if (mine > 0 && now > 0)
+            return;
+        int sign = add > 0 ? -1 : +1;
+        b->live += sign;
+        b->open_windows[o][other] += sign;
+        if (other == k)
+            b->completed += sign;
+        int32_t offsets_other = add > 0 ? offsets_before : offsets_after;
+        if (other == k - 1)
+            threat_change(b, o, start + (full - offsets_other) * step, sign);
+        b->eval += (o == 0 ? sign : -sign) * b->weight[other];
+        return;
+    }
+    b->open_windows[p][mine]--;
+    b->open_windows[p][now]++;
+    if (mine == k)
+        b->completed--;
+    if (now == k)
+        b->completed++;
+    if (mine == k - 1)
+        threat_change(b, p, start + (full - offsets_before) * step, -1);
+    if (now == k - 1)
+        threat_change(b, p, start + (full - offsets_after) * step, +1);
+    int64_t eval_change = b->eval_weight[now] - b->eval_weight[mine];
+    b->eval += p == 0 ? eval_change : -eval_change;
+    b->open_windows[o][0] += (now == 0) - (mine == 0);
 }
 
 /* The index of the window starting at (row, col) in direction d. Rows of
@@ -300,6 +347,7 @@ void ttt__sboard_size(carver *carver, sboard *b, const snapshot *snap,
         b->open_windows[p] = carve(carver, (size_t)k + 1, sizeof(int32_t));
     }
     b->weight = carve(carver, (size_t)k + 1, sizeof(int64_t));
+    b->eval_weight = carve(carver, (size_t)k + 1, sizeof(int64_t));
     b->runs = nn <= RUNS_MAX_CELLS ? carve(carver, 4 * nn, sizeof(window_run)) : NULL;
     if (use_keys) {
         b->key_term[0] = carve(carver, nn, sizeof(uint64_t));
@@ -348,6 +396,9 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     /* Each extra mark makes a window eight times as interesting. */
     for (int32_t m = 0; m <= k; m++)
         b->weight[m] = (int64_t)1 << min32(3 * m, WEIGHT_SHIFT_CAP);
+    for (int32_t m = 0; m <= k; m++)
+        b->eval_weight[m] = m > 0 ? b->weight[m] : 0;
+    b->offsets_full = k * (k - 1) / 2;
     memset(b->cells, TTT_EMPTY, (size_t)nn);
     memset(b->column_fill, 0, (size_t)width * sizeof(int32_t));
     memset(b->window_marks, 0, (size_t)b->window_count * 2 * sizeof(int16_t));
@@ -460,6 +511,84 @@ void ttt__sboard_remove(sboard *b, int32_t cell)
         for (int s = 0; s < b->sym_count; s++)
             b->key[s] -= b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
     }
+}
+
+/* Applies a mark of p at cell to (add +1) or takes it from (add -1) every
+ * window through the cell, leaving the cells' sums alone. */
+static void touch_windows_light(sboard *b, int32_t cell, int p, int add)
+{
+    for (int d = 0; d < 4; d++) {
+        window_run run = windows_through(b, cell, d);
+        int32_t step = b->cell_step[d];
+        for (int32_t i = 0; i < run.count; i++) {
+            window_change_light(b, run.w, run.start, step, p, run.offset, add);
+            run.w += b->window_step[d];
+            run.start += step;
+            run.offset--;
+        }
+    }
+}
+
+void ttt__sboard_place_light(sboard *b, int32_t cell, int p)
+{
+    TTT_ASSERT(b->cells[cell] == TTT_EMPTY);
+    b->cells[cell] = (int8_t)ttt__mark_of(p);
+    b->empty--;
+    if (b->gravity)
+        b->column_fill[cell % b->width]++;
+    touch_windows_light(b, cell, p, +1);
+    if (b->use_keys) {
+        for (int s = 0; s < b->sym_count; s++)
+            b->key[s] += b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
+    }
+}
+
+void ttt__sboard_remove_light(sboard *b, int32_t cell)
+{
+    TTT_ASSERT(b->cells[cell] != TTT_EMPTY);
+    int p = ttt__player_of(b->cells[cell]);
+    b->cells[cell] = TTT_EMPTY;
+    b->empty++;
+    if (b->gravity)
+        b->column_fill[cell % b->width]--;
+    touch_windows_light(b, cell, p, -1);
+    if (b->use_keys) {
+        for (int s = 0; s < b->sym_count; s++)
+            b->key[s] -= b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
+    }
+}
+
+int ttt__sboard_quiet_eval(const sboard *b, int32_t cell, int p, int64_t *eval_after,
+                           int32_t *other_building_after, int32_t *live_after)
+{
+    int o = 1 - p, k = b->k;
+    int64_t eval = b->eval, sign = p == 0 ? 1 : -1;
+    int32_t building = b->open_windows[o][k - 2], live = b->live;
+    for (int d = 0; d < 4; d++) {
+        window_run run = windows_through(b, cell, d);
+        for (int32_t i = 0; i < run.count; i++, run.w += b->window_step[d]) {
+            const int16_t *marks = b->window_marks + 2 * (size_t)run.w;
+            int mine = marks[p], other = marks[o];
+            if (other > 0) {
+                if (mine > 0)
+                    continue; /* dead already */
+                if (other >= k - 1)
+                    return 0; /* a completion cell of the other's */
+                /* The other's window dies. */
+                eval += sign * b->weight[other];
+                building -= other == k - 2;
+                live--;
+            } else {
+                if (mine >= k - 2)
+                    return 0; /* a four or five of p's */
+                eval += sign * (b->eval_weight[mine + 1] - b->eval_weight[mine]);
+            }
+        }
+    }
+    *eval_after = eval;
+    *other_building_after = building;
+    *live_after = live;
+    return 1;
 }
 
 int32_t ttt__future_threats(const sboard *b, int p, int32_t cell,

@@ -120,6 +120,9 @@ typedef struct sboard {
     struct window_run *runs;  /* 4 per cell, or NULL on huge boards */
     int32_t *open_windows[2]; /* k + 1 counters each */
     int64_t *weight;          /* k + 1 weights */
+    int64_t *eval_weight;     /* k + 1: weight[m] for m > 0, 0 for m = 0
+                               * (an empty window adds nothing to eval) */
+    int32_t offsets_full;     /* K(K - 1)/2: the offsets of a full window */
     int32_t use_keys;
     int32_t sym_count;        /* the board's symmetries (board_symmetries) */
     int32_t sym_inverse[8];   /* per symmetry: the one that undoes it */
@@ -139,6 +142,30 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys);
 void ttt__sboard_place(sboard *b, int32_t cell, int p);
 
 void ttt__sboard_remove(sboard *b, int32_t cell);
+
+/*
+ * Place and remove without the cells' sums (sums[], touched, touched_at):
+ * every other field is kept. A search may use them for the marks below a
+ * node whose subtree reads no cell sums (the bot's leaves and the forced
+ * moves under them), paired LIFO with each other: the sums a full place
+ * or remove adds inside that subtree come off again before the light mark
+ * is lifted, so the sums are right again once it is.
+ */
+void ttt__sboard_place_light(sboard *b, int32_t cell, int p);
+
+void ttt__sboard_remove_light(sboard *b, int32_t cell);
+
+/*
+ * What a mark of p on the empty cell would leave, without placing it, for
+ * a search leaf (K >= 3): 0 if the mark would complete a window or make a
+ * completion cell of p's, or the cell is one of the other's completion
+ * cells; else 1, with the board's eval after the mark, the other's windows
+ * of K - 2 marks and none of p's (open_windows[1 - p][K - 2]) and the live
+ * windows after it. The marks' counts are what they would be; every other
+ * field is as before the mark.
+ */
+int ttt__sboard_quiet_eval(const sboard *b, int32_t cell, int p, int64_t *eval_after,
+                           int32_t *other_building_after, int32_t *live_after);
 
 /* The cells that become threats of p if p plays the empty cell: for each
  * window through it holding K - 2 marks of p and none of the other, its

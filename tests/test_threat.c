@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "random.h"
+#include "sboard.h"
 #include "threat.h"
 #include "ttt.h"
 
@@ -413,6 +415,149 @@ static void test_bot_table_reaches_deeper(void **state)
     assert_true(deeper > shallower);
 }
 
+/* A search board for g's position, in memory of its own (free the block). */
+static void *board_of(const ttt_game *g, sboard *b)
+{
+    snapshot snap;
+    solve_result r;
+    void *solve_block = ttt__start_solve(g, &snap, &r);
+    assert_non_null(solve_block);
+    carver sizes = {NULL, 0, 0};
+    ttt__sboard_size(&sizes, b, &snap, 0);
+    assert_false(sizes.overflow);
+    void *block = calloc(1, sizes.used);
+    assert_non_null(block);
+    carver parts = {block, 0, 0};
+    ttt__sboard_size(&parts, b, &snap, 0);
+    ttt__sboard_init(b, &snap, 0);
+    engine_free(g, solve_block);
+    return block;
+}
+
+/* The fields a light place keeps, equal on both boards. */
+static void assert_same_board_fields(const sboard *a, const sboard *b)
+{
+    assert_int_equal(a->empty, b->empty);
+    assert_int_equal(a->live, b->live);
+    assert_int_equal(a->completed, b->completed);
+    assert_true(a->eval == b->eval);
+    assert_memory_equal(a->cells, b->cells, (size_t)a->nn);
+    assert_memory_equal(a->window_marks, b->window_marks,
+                        (size_t)a->window_count * 2 * sizeof(int16_t));
+    for (int p = 0; p < 2; p++) {
+        assert_int_equal(a->threat_cells[p], b->threat_cells[p]);
+        assert_true(a->threat_sum[p] == b->threat_sum[p]);
+        assert_memory_equal(a->threat_hits[p], b->threat_hits[p], (size_t)a->nn * sizeof(int32_t));
+        assert_memory_equal(a->open_windows[p], b->open_windows[p],
+                            ((size_t)a->k + 1) * sizeof(int32_t));
+    }
+}
+
+/* The bot's leaves go on light (ttt__sboard_place_light): every field but
+ * the cells' sums follows the marks as a full place does, and light marks
+ * with full ones placed and lifted above them (LIFO) leave the sums as they
+ * were. Seeded random play on 15x15 K=5 from positions of up to 40 marks. */
+static void test_light_place_keeps_the_board(void **state)
+{
+    (void)state;
+    uint64_t seed = 77;
+    for (int round = 0; round < 12; round++) {
+        ttt_game *g = new_game(15, 5);
+        (void)random_position(g, &seed, 225 - 4 * round - 2);
+        sboard full, light;
+        void *full_block = board_of(g, &full);
+        void *light_block = board_of(g, &light);
+        size_t sums_bytes = (size_t)full.nn * sizeof *full.sums;
+        struct cell_sums *before = malloc(sums_bytes);
+        assert_non_null(before);
+        memcpy(before, full.sums, sums_bytes);
+        int32_t touched_before = full.touched_count;
+        /* Four marks in turn: two light under two full ones on one board,
+         * all four full on the other. */
+        int32_t placed[4];
+        int count = 0;
+        while (count < 4) {
+            int32_t cell = (int32_t)ttt__random_below(&seed, 225);
+            if (full.cells[cell] != TTT_EMPTY)
+                continue;
+            int p = (225 - full.empty) & 1;
+            ttt__sboard_place(&full, cell, p);
+            if (count < 2)
+                ttt__sboard_place_light(&light, cell, p);
+            else
+                ttt__sboard_place(&light, cell, p);
+            assert_same_board_fields(&full, &light);
+            placed[count++] = cell;
+        }
+        while (count > 0) {
+            int32_t cell = placed[--count];
+            ttt__sboard_remove(&full, cell);
+            if (count < 2)
+                ttt__sboard_remove_light(&light, cell);
+            else
+                ttt__sboard_remove(&light, cell);
+            assert_same_board_fields(&full, &light);
+        }
+        assert_memory_equal(light.sums, before, sums_bytes);
+        assert_memory_equal(full.sums, before, sums_bytes);
+        assert_int_equal(light.touched_count, touched_before);
+        free(before);
+        free(full_block);
+        free(light_block);
+        ttt_game_free(g);
+    }
+}
+
+/* ttt__sboard_quiet_eval, the bot's leaves scored without their mark, tells
+ * what a real place leaves: eval, the other's windows of K - 2 and the live
+ * windows; and it declines exactly the marks that make a four or five or
+ * take one of the other's completion cells. Every empty cell of seeded
+ * random 15x15 K=5 positions of 6 to 60 marks. */
+static void test_quiet_eval_matches_place(void **state)
+{
+    (void)state;
+    uint64_t seed = 91;
+    int quiet = 0, declined = 0;
+    for (int round = 0; round < 10; round++) {
+        ttt_game *g = new_game(15, 5);
+        (void)random_position(g, &seed, 225 - 6 - 6 * round);
+        sboard b;
+        void *block = board_of(g, &b);
+        for (int32_t cell = 0; cell < 225; cell++) {
+            if (b.cells[cell] != TTT_EMPTY)
+                continue;
+            int p = (225 - b.empty) & 1, o = 1 - p;
+            int64_t eval;
+            int32_t building, live;
+            int other_threat = b.threat_hits[o][cell] > 0;
+            int said = ttt__sboard_quiet_eval(&b, cell, p, &eval, &building, &live);
+            int completed = b.completed;
+            long hits = 0;
+            for (int32_t c = 0; c < 225; c++)
+                hits -= b.threat_hits[p][c];
+            ttt__sboard_place(&b, cell, p);
+            for (int32_t c = 0; c < 225; c++)
+                hits += b.threat_hits[p][c];
+            /* hits > 0: the mark made a window of K - 1 marks of p's. */
+            int loud = hits > 0 || b.completed > completed || other_threat;
+            assert_int_equal(said, !loud);
+            if (said) {
+                quiet++;
+                assert_true(eval == b.eval);
+                assert_int_equal(building, b.open_windows[o][b.k - 2]);
+                assert_int_equal(live, b.live);
+            } else {
+                declined++;
+            }
+            ttt__sboard_remove(&b, cell);
+        }
+        free(block);
+        ttt_game_free(g);
+    }
+    print_message("# %d cells scored quiet, %d declined\n", quiet, declined);
+    assert_true(quiet > 0 && declined > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +568,8 @@ int main(void)
         cmocka_unit_test(test_bot_stops_the_opponents_vcf),
         cmocka_unit_test(test_root_vcts),
         cmocka_unit_test(test_bot_table_reaches_deeper),
+        cmocka_unit_test(test_light_place_keeps_the_board),
+        cmocka_unit_test(test_quiet_eval_matches_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
