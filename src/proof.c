@@ -1,8 +1,8 @@
 /* proof.c - depth-first proof-number search (df-pn) with threat-based move cuts, pairing disproofs and disproof zones, on a board of its own. */
 #include <string.h>
 
-#include "pairing.h"
 #include "proof.h"
+#include "prover.h"
 
 /* ------------------------------------------------------------------------ */
 /* Proof numbers and the table                                               */
@@ -17,47 +17,6 @@
 #define PN_INF ((UINT32_C(1) << 28) - 1)
 #define PROOF_WAYS 4
 #define PROOF_DEFAULT_TABLE_BYTES ((size_t)64 << 20)
-/* The longest window: K <= N and N * N <= PROOF_MAX_CELLS. */
-#define PROOF_MAX_K 10
-
-/* A set of cells as bits: PROOF_MAX_CELLS fit. */
-typedef struct cell_set {
-    uint64_t bits[2];
-} cell_set;
-
-/* A disproof's zone is a cell_set: cells such that the attacker still
- * cannot win with marks of its own added on every empty cell outside them
- * (an extra mark never hurts its owner). The zone of every cell proves
- * nothing more. */
-static const cell_set every_cell = {{~UINT64_C(0), ~UINT64_C(0)}};
-static const cell_set no_cell = {{0, 0}};
-
-static int set_has(cell_set set, int32_t cell)
-{
-    return (int)(set.bits[cell >> 6] >> (cell & 63) & 1);
-}
-
-static void set_add(cell_set *set, int32_t cell)
-{
-    set->bits[cell >> 6] |= UINT64_C(1) << (cell & 63);
-}
-
-static cell_set set_union(cell_set a, cell_set b)
-{
-    cell_set u = {{a.bits[0] | b.bits[0], a.bits[1] | b.bits[1]}};
-    return u;
-}
-
-static cell_set set_common(cell_set a, cell_set b)
-{
-    cell_set c = {{a.bits[0] & b.bits[0], a.bits[1] & b.bits[1]}};
-    return c;
-}
-
-static int set_is_every_cell(cell_set set)
-{
-    return set.bits[0] == ~UINT64_C(0) && set.bits[1] == ~UINT64_C(0);
-}
 
 typedef struct proof_entry {
     uint64_t key;  /* 0: empty (real keys have bit 0 set) */
@@ -106,67 +65,13 @@ static uint32_t pn_add(uint32_t a, uint32_t b)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The prover                                                                */
-
-enum { NODE_OPEN, NODE_PROVEN, NODE_DISPROVEN };
+/* The prover's moves and keys                                               */
 
 typedef struct child {
     int32_t cell;
     uint32_t pn, dn;
     cell_set zone; /* once disproven: its zone */
 } child;
-
-typedef struct prover {
-    const ttt_game *game;
-    int32_t n, k, nn, windows;
-    int32_t ply, empty;
-    int attacker;          /* player index (0: X, 1: O) trying to win */
-    int8_t *cells;         /* TTT_X, TTT_O or TTT_EMPTY */
-    int32_t *window_cells; /* k per window */
-    int32_t *cell_first;   /* nn + 1: each cell's windows in cell_windows */
-    int32_t *cell_windows;
-    uint8_t *marks;        /* 2 per window: each player's marks in it */
-    uint64_t *zobrist;     /* 2 per cell */
-    int32_t *symmetric;    /* 8 x nn: each cell's image under each symmetry */
-    uint64_t hash[8];      /* the position's hash under each symmetry */
-    child *children;       /* (nn + 1) x nn: each depth's moves */
-    int32_t *moves;        /* (nn + 1) x nn: scratch move lists */
-    int32_t *first_completion;  /* per cell, evaluate's scratch */
-    int32_t *second_completion;
-    int32_t *completions;
-    int32_t *stops;
-    int32_t *scores;
-    uint8_t *own_threat;
-    void *pair_scratch;
-    uint8_t *covered;      /* per window: pairs of the shared pairing in it */
-    uint8_t *paired;       /* per cell: taken by the shared pairing */
-    int8_t *free_cells;    /* per window: its empty cells not yet paired */
-    int32_t *open_windows; /* the shared pairing's windows */
-    uint64_t *window_mask; /* 2 per window: its cells as bits */
-    uint32_t pair_steps;   /* the shared pairing's tries at this node */
-    int32_t shortfall;     /* the fewest open windows a pairing try left uncovered */
-    cell_set pair_cells;   /* the shared pairing's cells */
-    pairing_pair *pairs;   /* a private pairing's pairs */
-    int rule_cut;          /* evaluate's: a rule cut the mover's moves */
-    cell_set leaf_zone;    /* evaluate's: a settled node's disproof zone */
-    cell_set dead_cells;   /* evaluate's: the empty cells in no open window */
-    proof_entry *table;
-    size_t bucket_mask;
-    uint64_t nodes, budget;
-    int stopped;
-    int32_t root_best;     /* the root's chosen move after a search */
-    int64_t potential[2];  /* evaluate's: each player's open windows, weighted */
-} prover;
-
-static int player_at(int32_t ply)
-{
-    return (int)(ply & 1);
-}
-
-static int8_t mark_of_player(int p)
-{
-    return p == 0 ? (int8_t)TTT_X : (int8_t)TTT_O;
-}
 
 static void place(prover *pv, int32_t cell, int p)
 {
@@ -259,348 +164,6 @@ static void table_store(prover *pv, uint64_t key, uint32_t pn, uint32_t dn, uint
     victim->zone = zone;
 }
 
-/* ------------------------------------------------------------------------ */
-/* Node evaluation                                                           */
-
-/* The empty cell of window w other than skip (-1: any). */
-static int32_t window_empty(const prover *pv, int32_t w, int32_t skip)
-{
-    const int32_t *cells = pv->window_cells + (size_t)w * (size_t)pv->k;
-    for (int32_t i = 0; i < pv->k; i++) {
-        if (pv->cells[cells[i]] == TTT_EMPTY && cells[i] != skip)
-            return cells[i];
-    }
-    return -1;
-}
-
-/* Tries a node spends on a shared pairing before giving up: a pairing
- * found is a proof, a pairing missed only costs a deeper search. */
-#define SHARED_PAIRING_STEPS 32
-
-/* Whether window w holds cell. */
-static int window_holds(const prover *pv, int32_t w, int32_t cell)
-{
-    return (int)(pv->window_mask[2 * w + (cell >> 6)] >> (cell & 63) & 1);
-}
-
-/* Takes (by = +1) or frees (-1) the pair a, b: the open windows through
- * either cell lose (or regain) a free cell, those through both gain (or
- * lose) a pair. */
-static void mark_pair(prover *pv, int32_t a, int32_t b, int by)
-{
-    const int defender = 1 - pv->attacker;
-    pv->paired[a] = pv->paired[b] = (uint8_t)(by > 0);
-    for (int32_t i = pv->cell_first[a]; i < pv->cell_first[a + 1]; i++) {
-        int32_t w = pv->cell_windows[i];
-        if (pv->marks[2 * w + defender] != 0)
-            continue;
-        pv->free_cells[w] = (int8_t)(pv->free_cells[w] - by);
-        if (window_holds(pv, w, b))
-            pv->covered[w] = (uint8_t)(pv->covered[w] + by);
-    }
-    for (int32_t i = pv->cell_first[b]; i < pv->cell_first[b + 1]; i++) {
-        int32_t w = pv->cell_windows[i];
-        if (pv->marks[2 * w + defender] == 0)
-            pv->free_cells[w] = (int8_t)(pv->free_cells[w] - by);
-    }
-}
-
-/* How much the pair a, b is worth: 16 for every uncovered open window
- * (no defender mark) it covers, less for every one it leaves with few free
- * cells; PAIR_DEAD if it leaves one with fewer than two (which then can
- * never be covered). */
-#define PAIR_DEAD INT32_MIN
-static int32_t pair_gain(const prover *pv, int32_t a, int32_t b)
-{
-    const int defender = 1 - pv->attacker;
-    int32_t gain = 0;
-    for (int side = 0; side < 2; side++) {
-        int32_t cell = side ? b : a, other = side ? a : b;
-        for (int32_t i = pv->cell_first[cell]; i < pv->cell_first[cell + 1]; i++) {
-            int32_t w = pv->cell_windows[i];
-            if (pv->marks[2 * w + defender] != 0 || pv->covered[w] != 0)
-                continue;
-            if (window_holds(pv, w, other)) {
-                gain += side ? 0 : 16;
-            } else {
-                if (pv->free_cells[w] <= 2)
-                    return PAIR_DEAD;
-                gain -= 4 / pv->free_cells[w];
-            }
-        }
-    }
-    return gain;
-}
-
-/*
- * A shared pairing (Hales and Jewett): disjoint pairs of empty cells such
- * that every window the attacker could still complete holds both cells of
- * some pair. The defender answers a move on a paired cell with its partner,
- * so every such window keeps a defender mark. Unlike the private matching,
- * one pair serves every window through both its cells, which is what the
- * larger boards need. A depth-first search over pv->open_windows (count of
- * them): the uncovered window with the fewest free cells first, its pairs
- * by the windows they cover; at most SHARED_PAIRING_STEPS tries.
- */
-static int cover_windows(prover *pv, int32_t count)
-{
-    const int32_t k = pv->k;
-    int32_t target = -1, fewest = k + 1, uncovered = 0;
-    for (int32_t i = 0; i < count; i++) {
-        int32_t w = pv->open_windows[i];
-        if (pv->covered[w] != 0)
-            continue;
-        uncovered++;
-        if (pv->free_cells[w] < fewest) {
-            fewest = pv->free_cells[w];
-            target = w;
-        }
-    }
-    if (uncovered < pv->shortfall)
-        pv->shortfall = uncovered;
-    if (target < 0) {
-        /* Attacker marks off the pairs' cells change none of this. */
-        pv->leaf_zone = no_cell;
-        for (int32_t cell = 0; cell < pv->nn; cell++) {
-            if (pv->paired[cell])
-                set_add(&pv->leaf_zone, cell);
-        }
-        return 1;
-    }
-    if (fewest < 2)
-        return 0;
-    /* The window's pairs, most windows covered first. */
-    int32_t free_cells[PROOF_MAX_K], n_free = 0;
-    const int32_t *cells = pv->window_cells + (size_t)target * (size_t)k;
-    for (int32_t i = 0; i < k; i++) {
-        if (pv->cells[cells[i]] == TTT_EMPTY && !pv->paired[cells[i]])
-            free_cells[n_free++] = cells[i];
-    }
-    int32_t pair_a[PROOF_MAX_K * PROOF_MAX_K], pair_b[PROOF_MAX_K * PROOF_MAX_K];
-    int32_t gain[PROOF_MAX_K * PROOF_MAX_K], pairs = 0;
-    for (int32_t i = 0; i < n_free; i++) {
-        for (int32_t j = i + 1; j < n_free; j++) {
-            int32_t g = pair_gain(pv, free_cells[i], free_cells[j]);
-            if (g == PAIR_DEAD)
-                continue;
-            int32_t at = pairs++;
-            while (at > 0 && gain[at - 1] < g) {
-                pair_a[at] = pair_a[at - 1];
-                pair_b[at] = pair_b[at - 1];
-                gain[at] = gain[at - 1];
-                at--;
-            }
-            pair_a[at] = free_cells[i];
-            pair_b[at] = free_cells[j];
-            gain[at] = g;
-        }
-    }
-    for (int32_t p = 0; p < pairs; p++) {
-        if (pv->pair_steps++ >= SHARED_PAIRING_STEPS)
-            return 0;
-        mark_pair(pv, pair_a[p], pair_b[p], 1);
-        int found = cover_windows(pv, count);
-        mark_pair(pv, pair_a[p], pair_b[p], -1);
-        if (found)
-            return 1;
-    }
-    return 0;
-}
-
-/* Lists the attacker's open windows and their free cells, then looks for a
- * shared pairing against them. */
-static int shared_pairing(prover *pv)
-{
-    const int attacker = pv->attacker, defender = 1 - attacker;
-    int32_t count = 0;
-    for (int32_t w = 0; w < pv->windows; w++) {
-        if (pv->marks[2 * w + defender] != 0)
-            continue;
-        pv->free_cells[w] = (int8_t)(pv->k - pv->marks[2 * w + attacker]);
-        pv->open_windows[count++] = w;
-    }
-    /* In the measured searches no pairing was found with as many open
-     * windows as empty cells: the search is skipped there. */
-    pv->shortfall = count;
-    if (count >= pv->empty)
-        return 0;
-    pv->pair_steps = 0;
-    return cover_windows(pv, count);
-}
-
-/* Whether the defender has a pairing against every window the attacker
- * could still complete: then the attacker never wins. The private matching
- * first (exact and quick), then a shared pairing. */
-static int defender_pairs(prover *pv)
-{
-    pairing_board board = {pv->n, pv->n, pv->k, pv->cells};
-    int mark = mark_of_player(pv->attacker);
-    int32_t open = ttt__pairing_open(&board, mark);
-    int32_t pairs = open >= 0 ? ttt__pairing_find(&board, mark, open, pv->pair_scratch, pv->pairs)
-                              : -1;
-    if (pairs >= 0) {
-        pv->leaf_zone = no_cell;
-        for (int32_t i = 0; i < pairs; i++) {
-            set_add(&pv->leaf_zone, pv->pairs[i].cells[0]);
-            set_add(&pv->leaf_zone, pv->pairs[i].cells[1]);
-        }
-        return 1;
-    }
-    return shared_pairing(pv);
-}
-
-/* Notes a completion cell `cell` for a move at `from`: keeps the first two
- * distinct ones and their number (capped at 3). */
-static void note_completion(prover *pv, int32_t from, int32_t cell)
-{
-    if (pv->completions[from] == 0) {
-        pv->first_completion[from] = cell;
-        pv->completions[from] = 1;
-    } else if (pv->completions[from] == 1) {
-        if (pv->first_completion[from] != cell) {
-            pv->second_completion[from] = cell;
-            pv->completions[from] = 2;
-        }
-    } else if (pv->completions[from] == 2) {
-        if (pv->first_completion[from] != cell && pv->second_completion[from] != cell)
-            pv->completions[from] = 3;
-    }
-}
-
-/*
- * Settles the node or lists its moves (best first) into moves, their number
- * into *count. Counts one node against the budget. See proof.h for the
- * rules; each pruning keeps only moves that do not lose by force.
- */
-static int evaluate(prover *pv, int32_t *moves, int32_t *count)
-{
-    pv->nodes++;
-    *count = 0;
-    pv->leaf_zone = every_cell;
-    pv->rule_cut = 0;
-    pv->dead_cells = no_cell;
-    const int mover = player_at(pv->ply), other = 1 - mover;
-    const int attacker = pv->attacker, defender = 1 - attacker;
-    const int32_t k = pv->k;
-    int32_t threat[2] = {-1, -1};
-    int threats[2] = {0, 0};
-    int32_t need = k + 1; /* fewest marks the attacker lacks in an open window */
-    for (int32_t w = 0; w < pv->windows; w++) {
-        const uint8_t *m = pv->marks + 2 * w;
-        for (int p = 0; p < 2; p++) {
-            if (m[1 - p] != 0 || m[p] != k - 1 || threats[p] >= 2)
-                continue;
-            int32_t cell = window_empty(pv, w, -1);
-            if (threats[p] == 0) {
-                threat[p] = cell;
-                threats[p] = 1;
-            } else if (cell != threat[p]) {
-                threats[p] = 2;
-            }
-        }
-        if (m[defender] == 0 && k - m[attacker] < need)
-            need = k - m[attacker];
-    }
-    if (threats[mover] > 0)
-        return mover == attacker ? NODE_PROVEN : NODE_DISPROVEN;
-    if (threats[other] >= 2)
-        return other == attacker ? NODE_PROVEN : NODE_DISPROVEN;
-    if (pv->empty == 0) {
-        pv->leaf_zone = no_cell; /* no empty cell for extra marks */
-        return NODE_DISPROVEN;
-    }
-    int32_t attacker_moves = mover == attacker ? (pv->empty + 1) / 2 : pv->empty / 2;
-    if (need > attacker_moves)
-        return NODE_DISPROVEN;
-    if (defender_pairs(pv))
-        return NODE_DISPROVEN;
-    if (threats[other] == 1) {
-        moves[0] = threat[other];
-        *count = 1;
-        pv->rule_cut = 1;
-        return NODE_OPEN;
-    }
-
-    /* The other side's double-threat moves and the mover's threat moves. */
-    const int32_t nn = pv->nn;
-    for (int32_t cell = 0; cell < nn; cell++) {
-        pv->completions[cell] = 0;
-        pv->stops[cell] = 0;
-        pv->own_threat[cell] = 0;
-        pv->scores[cell] = 0;
-    }
-    static const int32_t weight[8] = {1, 4, 16, 64, 256, 1024, 4096, 16384};
-    pv->potential[0] = pv->potential[1] = 0;
-    for (int32_t w = 0; w < pv->windows; w++) {
-        const uint8_t *m = pv->marks + 2 * w;
-        for (int p = 0; p < 2; p++) {
-            if (m[1 - p] == 0)
-                pv->potential[p] += weight[m[p] < 8 ? m[p] : 7];
-        }
-        if (m[mover] == 0 || m[other] == 0) {
-            const int32_t *cells = pv->window_cells + (size_t)w * (size_t)k;
-            int32_t score = m[mover] == 0 ? weight[m[other] < 8 ? m[other] : 7]
-                                          : weight[m[mover] < 8 ? m[mover] : 7];
-            for (int32_t i = 0; i < k; i++)
-                pv->scores[cells[i]] += score;
-        }
-        if (k < 3 || m[mover] + m[other] != k - 2)
-            continue;
-        if (m[mover] == 0) {
-            int32_t a = window_empty(pv, w, -1);
-            int32_t b = window_empty(pv, w, a);
-            note_completion(pv, a, b);
-            note_completion(pv, b, a);
-        } else if (m[other] == 0) {
-            int32_t a = window_empty(pv, w, -1);
-            int32_t b = window_empty(pv, w, a);
-            pv->own_threat[a] = 1;
-            pv->own_threat[b] = 1;
-        }
-    }
-    int32_t doubles = 0;
-    for (int32_t cell = 0; cell < nn; cell++) {
-        if (pv->completions[cell] < 2 || pv->cells[cell] != TTT_EMPTY)
-            continue;
-        /* Stopped by taking the cell, or, with exactly two completion
-         * cells, by taking either of them. */
-        doubles++;
-        pv->stops[cell]++;
-        if (pv->completions[cell] == 2) {
-            pv->stops[pv->first_completion[cell]]++;
-            pv->stops[pv->second_completion[cell]]++;
-        }
-    }
-
-    int32_t n_moves = 0;
-    int dead_taken = 0;
-    pv->rule_cut = doubles > 0;
-    for (int32_t cell = 0; cell < nn; cell++) {
-        if (pv->cells[cell] != TTT_EMPTY)
-            continue;
-        if (doubles > 0 && pv->stops[cell] < doubles && !pv->own_threat[cell])
-            continue;
-        if (pv->scores[cell] == 0) {
-            /* In no open window: every such cell is the same move. */
-            set_add(&pv->dead_cells, cell);
-            if (dead_taken)
-                continue;
-            dead_taken = 1;
-        }
-        /* Insertion by score, best first; ties keep cell order. */
-        int32_t at = n_moves++;
-        while (at > 0 && pv->scores[moves[at - 1]] < pv->scores[cell]) {
-            moves[at] = moves[at - 1];
-            at--;
-        }
-        moves[at] = cell;
-    }
-    if (n_moves == 0)
-        return other == attacker ? NODE_PROVEN : NODE_DISPROVEN;
-    *count = n_moves;
-    return NODE_OPEN;
-}
-
 /* The starting numbers of a node met for the first time: settled, or by
  * its mobility (an OR node is as hard to disprove as it has moves plus the
  * open windows its best pairing try left uncovered, an AND node as hard to
@@ -684,7 +247,7 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
     uint64_t key = position_key(pv, &symmetry);
     uint64_t start = pv->nodes;
     int32_t count;
-    int result = evaluate(pv, moves, &count);
+    int result = ttt__proof_evaluate(pv, moves, &count);
     *out_zone = every_cell;
     if (result != NODE_OPEN || depth >= nn) {
         first_numbers(pv, result == NODE_OPEN ? NODE_DISPROVEN : result, 0, out_pn, out_dn);
@@ -720,7 +283,7 @@ static void search(prover *pv, int32_t depth, uint32_t thpn, uint32_t thdn,
             /* Stored at once: the parent comes back to its children many
              * times, and evaluating is most of a node's cost. */
             int32_t child_moves;
-            int child_result = evaluate(pv, scratch, &child_moves);
+            int child_result = ttt__proof_evaluate(pv, scratch, &child_moves);
             first_numbers(pv, child_result, child_moves, &ch[i].pn, &ch[i].dn);
             if (child_result == NODE_DISPROVEN)
                 ch[i].zone = pv->leaf_zone;
