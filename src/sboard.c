@@ -484,35 +484,6 @@ void ttt__sboard_init(sboard *b, const snapshot *snap, int use_keys)
     }
 }
 
-void ttt__sboard_place(sboard *b, int32_t cell, int p)
-{
-    TTT_ASSERT(b->cells[cell] == TTT_EMPTY);
-    b->cells[cell] = (int8_t)ttt__mark_of(p);
-    b->empty--;
-    if (b->gravity)
-        b->column_fill[cell % b->width]++;
-    touch_windows(b, cell, p, +1);
-    if (b->use_keys) {
-        for (int s = 0; s < b->sym_count; s++)
-            b->key[s] += b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
-    }
-}
-
-void ttt__sboard_remove(sboard *b, int32_t cell)
-{
-    TTT_ASSERT(b->cells[cell] != TTT_EMPTY);
-    int p = ttt__player_of(b->cells[cell]);
-    b->cells[cell] = TTT_EMPTY;
-    b->empty++;
-    if (b->gravity)
-        b->column_fill[cell % b->width]--;
-    touch_windows(b, cell, p, -1);
-    if (b->use_keys) {
-        for (int s = 0; s < b->sym_count; s++)
-            b->key[s] -= b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
-    }
-}
-
 /* Applies a mark of p at cell to (add +1) or takes it from (add -1) every
  * window through the cell, leaving the cells' sums alone. */
 static void touch_windows_light(sboard *b, int32_t cell, int p, int add)
@@ -529,33 +500,50 @@ static void touch_windows_light(sboard *b, int32_t cell, int p, int add)
     }
 }
 
+/* Puts p's mark on the empty cell (add +1) or takes it off (add -1): the
+ * cell, the counts, the windows (with the cells' sums unless light) and
+ * the symmetric keys. Called with constant add and light, so each public
+ * entry below compiles to its own straight path. */
+static inline void change_mark(sboard *b, int32_t cell, int p, int add, int light)
+{
+    b->cells[cell] = add > 0 ? (int8_t)ttt__mark_of(p) : (int8_t)TTT_EMPTY;
+    b->empty -= add;
+    if (b->gravity)
+        b->column_fill[cell % b->width] += add;
+    if (light)
+        touch_windows_light(b, cell, p, add);
+    else
+        touch_windows(b, cell, p, add);
+    if (b->use_keys) {
+        for (int s = 0; s < b->sym_count; s++) {
+            uint64_t term = b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
+            b->key[s] = add > 0 ? b->key[s] + term : b->key[s] - term;
+        }
+    }
+}
+
+void ttt__sboard_place(sboard *b, int32_t cell, int p)
+{
+    TTT_ASSERT(b->cells[cell] == TTT_EMPTY);
+    change_mark(b, cell, p, +1, 0);
+}
+
+void ttt__sboard_remove(sboard *b, int32_t cell)
+{
+    TTT_ASSERT(b->cells[cell] != TTT_EMPTY);
+    change_mark(b, cell, ttt__player_of(b->cells[cell]), -1, 0);
+}
+
 void ttt__sboard_place_light(sboard *b, int32_t cell, int p)
 {
     TTT_ASSERT(b->cells[cell] == TTT_EMPTY);
-    b->cells[cell] = (int8_t)ttt__mark_of(p);
-    b->empty--;
-    if (b->gravity)
-        b->column_fill[cell % b->width]++;
-    touch_windows_light(b, cell, p, +1);
-    if (b->use_keys) {
-        for (int s = 0; s < b->sym_count; s++)
-            b->key[s] += b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
-    }
+    change_mark(b, cell, p, +1, 1);
 }
 
 void ttt__sboard_remove_light(sboard *b, int32_t cell)
 {
     TTT_ASSERT(b->cells[cell] != TTT_EMPTY);
-    int p = ttt__player_of(b->cells[cell]);
-    b->cells[cell] = TTT_EMPTY;
-    b->empty++;
-    if (b->gravity)
-        b->column_fill[cell % b->width]--;
-    touch_windows_light(b, cell, p, -1);
-    if (b->use_keys) {
-        for (int s = 0; s < b->sym_count; s++)
-            b->key[s] -= b->key_term[p][b->sym[(size_t)s * (size_t)b->nn + (size_t)cell]];
-    }
+    change_mark(b, cell, ttt__player_of(b->cells[cell]), -1, 1);
 }
 
 int ttt__sboard_quiet_eval(const sboard *b, int32_t cell, int p, int64_t *eval_after,
