@@ -506,7 +506,10 @@ static void touch_windows_light(sboard *b, int32_t cell, int p, int add)
  * entry below compiles to its own straight path. */
 static inline void change_mark(sboard *b, int32_t cell, int p, int add, int light)
 {
-    b->cells[cell] = add > 0 ? (int8_t)ttt__mark_of(p) : (int8_t)TTT_EMPTY;
+    if (add > 0)
+        b->cells[cell] = (int8_t)ttt__mark_of(p);
+    else
+        b->cells[cell] = TTT_EMPTY;
     b->empty -= add;
     if (b->gravity)
         b->column_fill[cell % b->width] += add;
