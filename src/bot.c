@@ -624,8 +624,13 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
                             alpha = v;
                     }
                 }
-                if (s.stopped)
+                if (s.stopped) {
+                    /* A move that beat the previous best, both searched
+                     * to this depth in full, is the better choice. */
+                    if (best_index > 0)
+                        chosen = move_cell(s.moves.keys[best_index]);
                     break;
+                }
                 /* The completed iteration's best leads the next one. */
                 int64_t first = s.moves.keys[best_index];
                 memmove(s.moves.keys + 1, s.moves.keys, (size_t)best_index * sizeof(int64_t));
