@@ -1,7 +1,8 @@
-/* bench_bot.c - ttt-bench-bot: the strong bot's positions a second and the depth it reaches, on fixed 15x15 K=5 positions. */
+/* bench_bot.c - ttt-bench-bot: the strong bot's positions a second and the depth it reaches, on 15x15 K=5 positions from self-play or from fixed game records. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "threat.h"
@@ -46,16 +47,95 @@ static int collect(int games, ttt_game **positions)
     return count;
 }
 
+/* Ten games of an earlier strong bot (black) against Rapfi (white) at 100 ms
+ * a move, as "x,y" (column, row) from the first stone: positions that do
+ * not depend on the bot being measured. */
+static const char *const match_records[] = {
+    "6,6 9,5 8,8 7,7 8,6 7,6 7,5 8,4 9,7 10,8 8,9 8,7 10,6 7,9 9,8 7,10 7,8 "
+    "6,7 11,6 9,6 5,8 6,8 5,7 5,9 4,10 11,5 4,8 3,9 4,9 4,7 9,10 12,5 10,5 "
+    "9,4 11,4 10,3 8,5 9,3 9,2 12,6 13,7 12,3 6,4 5,3 10,11 11,12 4,11 4,12 "
+    "9,9 9,11 11,3 12,4 12,2 12,7",
+    "7,6 7,5 8,6 9,6 6,6 8,7 7,8 8,5 5,6 4,6 6,7 4,5 6,5 6,8 7,4 4,7 4,4 5,4 "
+    "6,3 6,4 5,3 7,3 5,5 7,7 4,9 3,5 5,7 5,8 6,9 10,7 3,9 5,9 3,8 10,5 11,7 "
+    "11,4 12,3 9,4 11,5 10,4 3,3 2,2 4,8 2,10 8,9 9,10 2,3 4,3 8,3 9,2 10,6 "
+    "12,4 8,4 13,4",
+    "5,5 7,5 7,7 8,8 5,6 5,7 6,6 4,6 6,8 8,6 6,7 6,5 7,8 8,9 8,7 6,9 4,4 3,3 "
+    "5,3 3,4 3,5 6,2 9,7 10,7 5,8 4,8 4,9 3,10 9,8 5,2 9,6 9,5 2,5 10,5 8,5 "
+    "7,6 2,7 2,6 3,8 1,6 3,6 1,5 3,7 3,9 1,8 5,4 4,2 4,3 3,2 6,1 7,0 7,2 4,5 "
+    "0,9 8,4 9,2 8,2 8,3 9,4 7,4 10,1 7,3",
+    "8,8 9,5 6,6 7,7 8,6 7,6 7,5 8,4 9,7 10,8 8,9 8,7 10,6 7,9 9,8 7,10 7,8 "
+    "9,10 6,7 6,5 11,6 5,4 4,3 12,6 4,2 4,5 11,4 11,5 12,5 10,7 10,3 9,2 "
+    "10,4 8,10 10,10 9,9 11,7 7,11 6,12 6,8 9,11 4,8 10,2 10,5 10,1 10,0 "
+    "13,6 14,7 6,4 5,3 7,13 4,6 5,7 4,7 4,4 4,9",
+    "7,5 7,7 7,6 6,6 5,5 6,5 6,4 7,3 5,3 4,2 5,4 5,2 4,4 3,4 6,2 3,5 3,6 4,5 "
+    "8,5 8,6 6,7 9,4 7,1 8,0 6,1 7,4 5,6 5,7 5,1 8,1 5,8 4,9 4,6 8,3 10,4 "
+    "9,2 10,1 9,3 6,3 6,0 1,6 2,6 3,1 4,1 2,8 3,7 9,5 10,3 11,3 11,4 7,0 "
+    "12,5",
+    "9,5 8,6 7,5 10,5 7,6 7,4 8,4 10,6 8,5 9,4 6,6 5,7 6,5 5,5 6,7 6,4 5,4 "
+    "8,7 7,8 6,8 5,8 4,9 4,5 5,6 4,6 4,3 3,6 2,7 4,7 6,9 7,3 9,3 3,5 4,4 3,8 "
+    "3,9 5,9 10,7 10,8 12,6 2,5 1,4 1,5 0,5 3,7 3,4 4,8 2,6 2,8 1,8 1,9 0,10 "
+    "7,9 7,7 7,2 6,3 7,11 6,10 8,3 10,4 10,3 11,5 8,2 13,7",
+    "7,5 6,6 5,5 4,6 5,6 4,5 5,4 5,3 7,4 6,5 7,6 7,7 8,5 6,7 6,4 8,4 9,6 "
+    "10,7 6,9 4,4 4,7 5,8 9,5 9,7 8,7 10,5 8,8 8,9 9,4 9,3 10,6 11,6 9,8 7,8 "
+    "12,8 3,5 6,2 6,8 5,7 4,8 3,8 5,9 6,3 5,2 6,1 6,0 7,2 7,3 11,7 13,9 10,3 "
+    "11,2 8,1 9,0 10,9 11,10 10,8 11,8 5,0 8,3 1,10 2,9 4,10 2,6 1,7 3,7 1,5 "
+    "6,10",
+    "7,8 6,6 8,7 9,6 8,9 6,7 8,8 8,6 7,6 6,8 6,5 9,8 7,9 7,7 9,5 5,9 4,10 "
+    "6,10 6,9 4,8 3,7 7,11 8,12 8,11 10,6 9,11 6,11 10,11 11,11 9,9 9,7 11,5 "
+    "7,10 5,10 7,5 8,5 7,4 7,3 5,4 4,3 8,4 6,4 5,6 4,7 10,8 10,7 11,8 5,5 "
+    "8,2 8,3 5,12 4,13 11,10 11,9 9,10 4,4 3,3 4,5 4,6 2,5 3,5 3,4 5,2 1,4 "
+    "5,8 2,4 0,4 2,3 12,8 11,7 10,10 8,10 12,10 13,10 14,8 13,8 13,9 10,12 "
+    "2,2 4,1 4,2 3,2 5,0 0,5",
+    "6,6 5,7 5,6 4,6 6,8 6,7 7,7 8,8 4,7 8,6 3,8 2,9 7,8 7,9 5,8 4,8 6,9 "
+    "7,10 8,7 5,10 9,8 6,5 9,6 10,5 9,7 9,9 10,7 11,7 8,5 11,8 3,9 3,10 4,10 "
+    "10,9 11,9 9,10 7,4 6,3 3,6 2,5 9,4 9,5 7,6 7,5 10,3 11,2 5,9 3,11 3,5 "
+    "3,7 8,11 8,10 6,10 10,8 12,6 7,11",
+    "8,5 8,8 7,5 9,5 7,4 8,6 9,6 6,3 7,7 7,6 5,7 6,5 6,6 8,4 8,7 6,7 7,8 6,9 "
+    "7,3 7,9 5,5 10,6 9,7 11,7 12,8 4,6 4,4 3,3 5,3 6,2 7,2 7,1 5,4 5,6 5,2 "
+    "5,1 9,4 10,5 3,4 6,4 6,1 4,3 11,8 10,7 10,8 9,8 8,9 4,9 4,7 6,10 5,9 "
+    "5,11 4,12 3,9 6,12 3,11 8,3 5,0 13,8 14,8 2,4 1,4 5,8 6,11 6,8 4,11 "
+    "2,11 7,11",
+};
+
+/* Every sixth position of each record from ply 8 up to ten plies before its
+ * end: the middle games where the search decides. */
+static int collect_records(ttt_game **positions)
+{
+    int count = 0;
+    for (size_t g = 0; g < sizeof match_records / sizeof match_records[0]; g++) {
+        int cols[128], rows[128], plies = 0, used = 0;
+        const char *p = match_records[g];
+        while (plies < 128 && sscanf(p, "%d,%d%n", &cols[plies], &rows[plies], &used) == 2) {
+            plies++;
+            p += used;
+        }
+        for (int end = 8; end <= plies - 10 && count < MAX_POSITIONS; end += 6) {
+            ttt_game *game = NULL;
+            if (ttt_game_new(15, 5, &game) != TTT_OK)
+                return -1;
+            for (int i = 0; i < end; i++) {
+                if (ttt_play_next(game, rows[i], cols[i], NULL) != TTT_OK) {
+                    ttt_game_free(game);
+                    return -1;
+                }
+            }
+            positions[count++] = game;
+        }
+    }
+    return count;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t budget = argc > 1 ? strtoull(argv[1], NULL, 10) : 50000;
-    int games = argc > 2 ? atoi(argv[2]) : 6;
+    int records = argc > 2 && strcmp(argv[2], "records") == 0;
+    int games = argc > 2 && !records ? atoi(argv[2]) : 6;
     if (budget == 0 || games <= 0 || games > 40) {
-        fprintf(stderr, "usage: ttt-bench-bot [budget (50000)] [games 1..40 (6)]\n");
+        fprintf(stderr, "usage: ttt-bench-bot [budget (50000)] [games 1..40 (6) | records]\n");
         return 2;
     }
     ttt_game *positions[MAX_POSITIONS];
-    int count = collect(games, positions);
+    int count = records ? collect_records(positions) : collect(games, positions);
     if (count <= 0) {
         fprintf(stderr, "ttt-bench-bot: no positions\n");
         return 1;
