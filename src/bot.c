@@ -34,6 +34,9 @@
  * 6 of 40 where 12 scored 1 (the same openings, side by side): a deeper
  * search beats a wider one at these budgets. */
 #define BOT_BEAM 8
+/* Inner nodes keep to the moves that answer the opponent's open three up
+ * to this K (the check's scratch holds 4K cells). */
+#define BOT_DEFEND_MAX_K 16
 #define BOT_SOLVE_EMPTY 16      /* try the exact solver from this many empty cells */
 #define BOT_DEFAULT_BUDGET 100000
 /* On long windows a position costs the bot far more: a mark changes the
@@ -218,6 +221,24 @@ static inline int64_t beam_score(const struct cell_sums *sum, int64_t centre, in
     return (score > cap ? cap : score) * 1024 + centre * 8;
 }
 
+/* Whether opp has a move that makes two completion cells at once (an open
+ * four or a double four): then the mover, with no four of its own on the
+ * board, must play in one of opp's windows of K - 2 marks (the move's
+ * windows are among them) or make a four itself; any other move loses. */
+static int opponent_can_double(const sboard *b, int opp)
+{
+    if (b->k < 5 || b->k > BOT_DEFEND_MAX_K || b->open_windows[opp][b->k - 2] < 2)
+        return 0;
+    int32_t targets[4 * BOT_DEFEND_MAX_K];
+    for (int32_t i = 0; i < b->touched_count; i++) {
+        int32_t cell = b->touched[i];
+        if (b->cells[cell] == TTT_EMPTY && b->sums[cell].building[opp] >= 2 &&
+            ttt__future_threats(b, opp, cell, targets) >= 2)
+            return 1;
+    }
+    return 0;
+}
+
 /*
  * bot_candidates for an inner node on normal rules with no gravity and
  * some mark (nearly every node the bot searches): the same beam, in the
@@ -233,12 +254,14 @@ static int32_t beam_candidates(bot *s, int me, int32_t keep)
     const uint8_t *centre = s->centre;
     size_t base = s->moves.top;
     int32_t count = 0, listed = b->touched_count, i = 0;
+    int defend = opponent_can_double(b, 1 - me);
     /* Until the beam is full every cell enters it; then only a cell above
      * its last. */
     for (; i < listed && count < keep; i++) {
         int32_t cell = list[i];
         const struct cell_sums *sum = &sums[cell];
-        if (cells[cell] != TTT_EMPTY || sum->live == 0)
+        if (cells[cell] != TTT_EMPTY || sum->live == 0 ||
+            (defend && sum->building[0] + sum->building[1] == 0))
             continue;
         int64_t score = beam_score(sum, centre[cell], me);
         int status = ttt__push_move(&s->moves, cell, score);
@@ -253,7 +276,8 @@ static int32_t beam_candidates(bot *s, int me, int32_t keep)
         for (; i < listed; i++) {
             int32_t cell = list[i];
             const struct cell_sums *sum = &sums[cell];
-            if (cells[cell] != TTT_EMPTY || sum->live == 0)
+            if (cells[cell] != TTT_EMPTY || sum->live == 0 ||
+                (defend && sum->building[0] + sum->building[1] == 0))
                 continue;
             int64_t key = (beam_score(sum, centre[cell], me) << CELL_BITS) | cell;
             if (key > keys[keep - 1])
