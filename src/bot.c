@@ -18,14 +18,18 @@
  * found at the root, a double threat one ply later, and an open three
  * (which becomes a double threat if left alone) two plies later. Candidate
  * cells are the live cells sharing a window with some mark; the root tries
- * its best BOT_ROOT_MAX by weight, inner nodes their best BOT_BEAM.
+ * its best BOT_ROOT_MAX by weight, inner nodes their best BOT_BEAM; where
+ * the opponent could make two completion cells at once, only among the
+ * moves that can answer it (opponent_can_double).
  * Under gravity the candidates are the landing cells, only a landing cell
  * wins or must be blocked at once, and a cell just below an opponent's
  * completion cell is tried last.
  * Positions with few empty cells are handed to the exact solver first.
  * A transposition table, one per move, keeps each position's bound and
  * best move across the iterations of the deepening: that move is tried
- * first, and a deep enough bound ends the node at once.
+ * first, and a deep enough bound ends the node at once. When the budget
+ * cuts an iteration short, a root move that already beat the previous
+ * best at the new depth is played.
  */
 
 #define BOT_WIN (INT64_C(1) << 50)
