@@ -71,10 +71,14 @@ static void add_sums(sboard *b, int32_t cell, const struct cell_sums *change)
  * runs for every window through every cell placed or lifted in a search.
  * With change NULL it adds to the window's cells itself; otherwise it
  * leaves them and adds what each of them gains to *change (touch_windows
- * spreads it over long windows).
+ * spreads it over long windows). Light (for ttt__sboard_place_light, a
+ * search that reads no cell sums below a node) stops at the board-wide
+ * fields and skips K - 1 of every K writes a mark costs; callers pass it
+ * as a constant, so each path compiles on its own.
  */
-static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
-                          int32_t offset, int add, struct cell_sums *change)
+static inline void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
+                                 int32_t offset, int add, struct cell_sums *change,
+                                 int light)
 {
     int16_t *marks = b->window_marks + 2 * (size_t)w;
     int o = 1 - p, k = b->k;
@@ -102,6 +106,8 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
         if (other == k - 1)
             threat_change(b, o, start + (full - offsets_other) * step, sign);
         b->eval += (o == 0 ? sign : -sign) * b->weight[other];
+        if (light)
+            return;
         int64_t weight = sign * b->weight[other];
         int32_t building = other == k - 2 ? sign : 0;
         if (change) {
@@ -135,6 +141,8 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
     /* An empty window also counts as open for the other player. */
     int32_t other_open = (now == 0) - (mine == 0);
     b->open_windows[o][0] += other_open;
+    if (light)
+        return;
     int64_t weight_mine = b->weight[now] - b->weight[mine];
     int64_t weight_other = other_open * b->weight[0];
     int32_t building = (now == k - 2) - (mine == k - 2);
@@ -153,53 +161,6 @@ static void window_change(sboard *b, int32_t w, int32_t start, int d, int p,
         b->sums[cell].weight[o] += weight_other;
         b->sums[cell].building[p] += building;
     }
-}
-
-/*
- * window_change without the cells' sums: the window's marks and offsets and
- * the board-wide fields (live, completed, open_windows, threat_hits and its
- * totals, eval). For ttt__sboard_place_light: a search that reads no cell
- * sums below a node skips K - 1 of every K writes a mark costs.
- */
-static void window_change_light(sboard *b, int32_t w, int32_t start, int32_t step,
-                                int p, int32_t offset, int add)
-{
-    int16_t *marks = b->window_marks + 2 * (size_t)w;
-    int o = 1 - p, k = b->k;
-    int mine = marks[p], other = marks[o], now = mine + add;
-    int32_t offsets_before = b->window_offsets[w];
-    int32_t offsets_after = offsets_before + add * offset;
-    marks[p] = (int16_t)now;
-    b->window_offsets[w] = offsets_after;
-    int32_t full = b->offsets_full;
-
-    if (other > 0) {
-        if (mine > 0 && now > 0)
-            return;
-        int sign = add > 0 ? -1 : +1;
-        b->live += sign;
-        b->open_windows[o][other] += sign;
-        if (other == k)
-            b->completed += sign;
-        int32_t offsets_other = add > 0 ? offsets_before : offsets_after;
-        if (other == k - 1)
-            threat_change(b, o, start + (full - offsets_other) * step, sign);
-        b->eval += (o == 0 ? sign : -sign) * b->weight[other];
-        return;
-    }
-    b->open_windows[p][mine]--;
-    b->open_windows[p][now]++;
-    if (mine == k)
-        b->completed--;
-    if (now == k)
-        b->completed++;
-    if (mine == k - 1)
-        threat_change(b, p, start + (full - offsets_before) * step, -1);
-    if (now == k - 1)
-        threat_change(b, p, start + (full - offsets_after) * step, +1);
-    int64_t eval_change = b->eval_weight[now] - b->eval_weight[mine];
-    b->eval += p == 0 ? eval_change : -eval_change;
-    b->open_windows[o][0] += (now == 0) - (mine == 0);
 }
 
 /* The index of the window starting at (row, col) in direction d. Rows of
@@ -276,12 +237,12 @@ static void touch_windows(sboard *b, int32_t cell, int p, int add)
         int direct = run.count * k <= DIRECT_CHANGE_CELLS;
         for (int32_t i = 0; i < run.count; i++) {
             if (direct) {
-                window_change(b, run.w, run.start, d, p, run.offset, add, NULL);
+                window_change(b, run.w, run.start, d, p, run.offset, add, NULL, 0);
             } else {
                 struct cell_sums *into = &diff[i], *out = &diff[i + k];
                 struct cell_sums change;
                 memset(&change, 0, sizeof change);
-                window_change(b, run.w, run.start, d, p, run.offset, add, &change);
+                window_change(b, run.w, run.start, d, p, run.offset, add, &change, 0);
                 into->live += change.live;
                 into->touched += change.touched;
                 out->live -= change.live;
@@ -492,7 +453,7 @@ static void touch_windows_light(sboard *b, int32_t cell, int p, int add)
         window_run run = windows_through(b, cell, d);
         int32_t step = b->cell_step[d];
         for (int32_t i = 0; i < run.count; i++) {
-            window_change_light(b, run.w, run.start, step, p, run.offset, add);
+            window_change(b, run.w, run.start, d, p, run.offset, add, NULL, 1);
             run.w += b->window_step[d];
             run.start += step;
             run.offset--;
