@@ -105,7 +105,7 @@ static inline void window_change(sboard *b, int32_t w, int32_t start, int d, int
         int32_t offsets_other = add > 0 ? offsets_before : offsets_after;
         if (other == k - 1)
             threat_change(b, o, start + (full - offsets_other) * step, sign);
-        b->eval += (o == 0 ? sign : -sign) * b->weight[other];
+        b->eval += (o == 0 ? sign : -sign) * b->eval_weight[other];
         if (light)
             return;
         int64_t weight = sign * b->weight[other];
@@ -527,7 +527,7 @@ int ttt__sboard_quiet_eval(const sboard *b, int32_t cell, int p, int64_t *eval_a
                 if (other >= k - 1)
                     return 0; /* a completion cell of the other's */
                 /* The other's window dies. */
-                eval += sign * b->weight[other];
+                eval += sign * b->eval_weight[other];
                 building -= other == k - 2;
                 live--;
             } else {
