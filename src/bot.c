@@ -243,6 +243,15 @@ static int opponent_can_double(const sboard *b, int opp)
     return 0;
 }
 
+/* Whether a touched cell is a candidate of beam_candidates: empty, in
+ * some live window, and when the opponent threatens a double (defend) in
+ * a window of K - 2 marks of either side. */
+static inline int beam_may_enter(int8_t mark, const struct cell_sums *sum, int defend)
+{
+    return mark == TTT_EMPTY && sum->live != 0 &&
+           (!defend || sum->building[0] + sum->building[1] != 0);
+}
+
 /*
  * bot_candidates for an inner node on normal rules with no gravity and
  * some mark (nearly every node the bot searches): the same beam, in the
@@ -264,8 +273,7 @@ static int32_t beam_candidates(bot *s, int me, int32_t keep)
     for (; i < listed && count < keep; i++) {
         int32_t cell = list[i];
         const struct cell_sums *sum = &sums[cell];
-        if (cells[cell] != TTT_EMPTY || sum->live == 0 ||
-            (defend && sum->building[0] + sum->building[1] == 0))
+        if (!beam_may_enter(cells[cell], sum, defend))
             continue;
         int64_t score = beam_score(sum, centre[cell], me);
         int status = ttt__push_move(&s->moves, cell, score);
@@ -280,8 +288,7 @@ static int32_t beam_candidates(bot *s, int me, int32_t keep)
         for (; i < listed; i++) {
             int32_t cell = list[i];
             const struct cell_sums *sum = &sums[cell];
-            if (cells[cell] != TTT_EMPTY || sum->live == 0 ||
-                (defend && sum->building[0] + sum->building[1] == 0))
+            if (!beam_may_enter(cells[cell], sum, defend))
                 continue;
             int64_t key = (beam_score(sum, centre[cell], me) << CELL_BITS) | cell;
             if (key > keys[keep - 1])
