@@ -453,8 +453,25 @@ static void assert_same_board_fields(const sboard *a, const sboard *b)
     }
 }
 
+/* The evaluation by its definition, from the windows alone: each window
+ * holding marks of one side only adds that side's eval_weight for its
+ * count (X's plus, O's minus); the board keeps it by increments. */
+static int64_t eval_from_windows(const sboard *b)
+{
+    int64_t eval = 0;
+    for (int32_t w = 0; w < b->window_count; w++) {
+        int x = b->window_marks[2 * (size_t)w], o = b->window_marks[2 * (size_t)w + 1];
+        if (o == 0)
+            eval += b->eval_weight[x];
+        else if (x == 0)
+            eval -= b->eval_weight[o];
+    }
+    return eval;
+}
+
 /* The bot's leaves go on light (ttt__sboard_place_light): every field but
- * the cells' sums follows the marks as a full place does, and light marks
+ * the cells' sums follows the marks as a full place does (the evaluation
+ * stays the one its definition gives), and light marks
  * with full ones placed and lifted above them (LIFO) leave the sums as they
  * were. Seeded random play on 15x15 K=5 from positions of up to 40 marks. */
 static void test_light_place_keeps_the_board(void **state)
@@ -487,6 +504,7 @@ static void test_light_place_keeps_the_board(void **state)
             else
                 ttt__sboard_place(&light, cell, p);
             assert_same_board_fields(&full, &light);
+            assert_true(full.eval == eval_from_windows(&full));
             placed[count++] = cell;
         }
         while (count > 0) {
@@ -497,6 +515,7 @@ static void test_light_place_keeps_the_board(void **state)
             else
                 ttt__sboard_remove(&light, cell);
             assert_same_board_fields(&full, &light);
+            assert_true(full.eval == eval_from_windows(&full));
         }
         assert_memory_equal(light.sums, before, sums_bytes);
         assert_memory_equal(full.sums, before, sums_bytes);
@@ -504,6 +523,55 @@ static void test_light_place_keeps_the_board(void **state)
         free(before);
         free(full_block);
         free(light_block);
+        ttt_game_free(g);
+    }
+}
+
+/* The evaluation uses eval_weight alone (not the ordering's weight) as
+ * windows grow, die and come back, full or light, and so does
+ * ttt__sboard_quiet_eval: with eval weights unlike the ordering's (six
+ * times per mark, not eight), every place and remove leaves the eval its
+ * definition gives. Seeded random play on 15x15 K=5. */
+static void test_eval_follows_its_weights(void **state)
+{
+    (void)state;
+    uint64_t seed = 123;
+    for (int round = 0; round < 6; round++) {
+        ttt_game *g = new_game(15, 5);
+        (void)random_position(g, &seed, 225 - 8 * round - 4);
+        sboard b;
+        void *block = board_of(g, &b);
+        for (int32_t m = 1; m <= b.k; m++)
+            b.eval_weight[m] = m == 1 ? 6 : b.eval_weight[m - 1] * 6;
+        b.eval = eval_from_windows(&b);
+        int32_t placed[8];
+        int count = 0;
+        while (count < 8) {
+            int32_t cell = (int32_t)ttt__random_below(&seed, 225);
+            if (b.cells[cell] != TTT_EMPTY)
+                continue;
+            int p = (225 - b.empty) & 1;
+            int64_t quiet;
+            int32_t building, live;
+            int said = ttt__sboard_quiet_eval(&b, cell, p, &quiet, &building, &live);
+            if (count % 2)
+                ttt__sboard_place_light(&b, cell, p);
+            else
+                ttt__sboard_place(&b, cell, p);
+            assert_true(b.eval == eval_from_windows(&b));
+            if (said)
+                assert_true(quiet == b.eval);
+            placed[count++] = cell;
+        }
+        while (count > 0) {
+            int32_t cell = placed[--count];
+            if (count % 2)
+                ttt__sboard_remove_light(&b, cell);
+            else
+                ttt__sboard_remove(&b, cell);
+            assert_true(b.eval == eval_from_windows(&b));
+        }
+        free(block);
         ttt_game_free(g);
     }
 }
@@ -569,6 +637,7 @@ int main(void)
         cmocka_unit_test(test_root_vcts),
         cmocka_unit_test(test_bot_table_reaches_deeper),
         cmocka_unit_test(test_light_place_keeps_the_board),
+        cmocka_unit_test(test_eval_follows_its_weights),
         cmocka_unit_test(test_quiet_eval_matches_place),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
