@@ -338,7 +338,9 @@ static void human_move(struct session *s, char *first, char *rest)
         }
         apply_move(s, 0, row, col, first);
     } else {
-        char what[INPUT_CAP + 2];
+        /* Room for both words at their longest (a line each), though
+         * together they come from one line. */
+        char what[2 * INPUT_CAP];
         char *second = next_word(&rest);
         long r, c;
         /* Out-of-range numbers still reach ttt_play, which explains them;
