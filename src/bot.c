@@ -448,11 +448,14 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
     if (depth <= 0 && forced < 0)
         return bot_eval(b, me);
 
-    bot_entry *entry = s->table ? &s->table[s->key & s->table_mask] : NULL;
+    /* A forced node neither asks the table (its one move needs no order,
+     * and its bound is never taken: the same position is forced again)
+     * nor fills it (its entry would push out one that can cut). */
+    bot_entry *entry = s->table && forced < 0 ? &s->table[s->key & s->table_mask] : NULL;
     int32_t table_move = -1;
     if (entry && entry->key == s->key) {
         table_move = entry->move;
-        if (entry->depth >= depth && forced < 0) {
+        if (entry->depth >= depth) {
             int64_t v = value_from_table(entry->value, ply);
             if (entry->bound == BOUND_EXACT ||
                 (entry->bound == BOUND_LOWER && v >= beta) ||
