@@ -20,7 +20,8 @@
  * cells are the live cells sharing a window with some mark; the root tries
  * its best BOT_ROOT_MAX by weight, inner nodes their best BOT_BEAM; where
  * the opponent could make two completion cells at once, only among the
- * moves that can answer it (opponent_can_double).
+ * moves that can answer it (opponent_can_double), and those answers, like
+ * a forced reply, keep their depth (up to BOT_EXTENSIONS times a line).
  * Under gravity the candidates are the landing cells, only a landing cell
  * wins or must be blocked at once, and a cell just below an opponent's
  * completion cell is tried last.
@@ -41,6 +42,9 @@
 /* Inner nodes keep to the moves that answer the opponent's open three up
  * to this K (the check's scratch holds 4K cells). */
 #define BOT_DEFEND_MAX_K 16
+/* Answers to an open three that keep their depth on one line (see
+ * bot_node). */
+#define BOT_EXTENSIONS 4
 #define BOT_SOLVE_EMPTY 16      /* try the exact solver from this many empty cells */
 #define BOT_DEFAULT_BUDGET 100000
 /* On long windows a position costs the bot far more: a mark changes the
@@ -84,6 +88,7 @@ typedef struct bot {
     bot_entry *table;     /* table_mask + 1 entries, or NULL */
     size_t table_mask;
     uint8_t *centre;      /* per cell: centrality(), as the candidates ask it */
+    int extensions_left;  /* answers to an open three that may still keep their depth */
 } bot;
 
 /* A pseudo-random hash term for a mark of p on cell (splitmix64): no
@@ -258,7 +263,7 @@ static inline int beam_may_enter(int8_t mark, const struct cell_sums *sum, int d
  * same order, from one pass over the touched cells with nothing but the
  * score asked of each.
  */
-static int32_t beam_candidates(bot *s, int me, int32_t keep)
+static int32_t beam_candidates(bot *s, int me, int32_t keep, int defend)
 {
     const sboard *b = &s->b;
     const int32_t *list = b->touched;
@@ -267,7 +272,6 @@ static int32_t beam_candidates(bot *s, int me, int32_t keep)
     const uint8_t *centre = s->centre;
     size_t base = s->moves.top;
     int32_t count = 0, listed = b->touched_count, i = 0;
-    int defend = opponent_can_double(b, 1 - me);
     /* Until the beam is full every cell enters it; then only a cell above
      * its last. */
     for (; i < listed && count < keep; i++) {
@@ -305,8 +309,9 @@ static int32_t beam_candidates(bot *s, int me, int32_t keep)
  * returns how many, or ttt__push_move's failure. With keep > 0 only the
  * best keep are left, best first: an inner node searches its beam only,
  * and keeping the beam sorted as the cells come costs far less than
- * selecting it from the whole list afterwards. */
-static int32_t bot_candidates(bot *s, int me, int32_t keep)
+ * selecting it from the whole list afterwards; defend (opponent_can_double
+ * of the opponent) keeps that beam to the answers. */
+static int32_t bot_candidates(bot *s, int me, int32_t keep, int defend)
 {
     size_t base = s->moves.top;
     sboard *b = &s->b;
@@ -319,7 +324,7 @@ static int32_t bot_candidates(bot *s, int me, int32_t keep)
     int32_t listed = b->gravity ? b->width : any_mark ? b->touched_count : b->nn;
     int32_t count = 0;
     if (keep > 0 && any_mark && !b->gravity && !b->misere && s->centre)
-        return beam_candidates(s, me, keep);
+        return beam_candidates(s, me, keep, defend);
     for (int32_t i = 0; i < listed; i++) {
         int32_t cell = b->gravity ? landing_cell(b, i) : any_mark ? b->touched[i] : i;
         if (cell < 0 || b->cells[cell] != TTT_EMPTY ||
@@ -464,6 +469,15 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         }
     }
     int64_t alpha_in = alpha;
+    /* The opponent threatens two completion cells at once (an open three):
+     * only a few cells answer it, as only one answers a four, so like a
+     * forced reply the answers keep their depth, up to BOT_EXTENSIONS
+     * times on a line (each costs the mover nothing but spends the
+     * opponent's move, and a line of threes is seen as deep as a line of
+     * fours). */
+    int defend = forced < 0 && !b->misere && !b->gravity && opponent_can_double(b, opp);
+    int extend = defend && s->extensions_left > 0;
+    s->extensions_left -= extend;
 
     size_t base = s->moves.top;
     int32_t count;
@@ -471,12 +485,13 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         int status = ttt__push_move(&s->moves, forced, 0);
         count = status == TTT_OK ? 1 : status;
     } else {
-        count = bot_candidates(s, me, BOT_BEAM);
+        count = bot_candidates(s, me, BOT_BEAM, defend);
     }
     if (count < 0) {
         /* At the lists' cap the search stops as at its node budget, with
          * the last completed iteration's move. */
         s->moves.top = base;
+        s->extensions_left += extend;
         s->stopped = 1;
         if (count == TTT_E_NOMEM)
             s->status = TTT_E_NOMEM;
@@ -492,7 +507,7 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
 
     int64_t best = -BOT_INF;
     int32_t best_cell = -1;
-    int child_depth = forced >= 0 ? depth : depth - 1;
+    int child_depth = forced >= 0 || extend ? depth : depth - 1;
     /* Children that are leaves with no threat either side can be scored
      * without their mark (quiet_leaf); far from the end only, where some
      * live window means either side may still complete one. */
@@ -525,6 +540,7 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         }
     }
     s->moves.top = base;
+    s->extensions_left += extend;
     if (entry && !s->stopped && best_cell >= 0) {
         /* Always replace: the newest search is the deepest so far. */
         entry->key = s->key;
@@ -589,6 +605,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     s.moves.limit = BOT_MOVE_LIST_BYTES / sizeof(int64_t);
     s.budget = UINT64_MAX; /* the first iteration always completes */
     s.status = TTT_OK;
+    s.extensions_left = BOT_EXTENSIONS;
     for (int32_t cell = 0; cell < snap->nn; cell++) {
         if (snap->cells[cell] != TTT_EMPTY)
             s.key ^= key_term(cell, ttt__player_of(snap->cells[cell]));
@@ -619,7 +636,7 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
         chosen = threat.move;
     }
     if (chosen < 0) {
-        int32_t count = bot_candidates(&s, me, 0);
+        int32_t count = bot_candidates(&s, me, 0, 0);
         if (count > 0 && threat.kind == THREAT_DEFEND)
             count = keep_safe_moves(s.moves.keys, count, threat.safe);
         if (count < 0) {
