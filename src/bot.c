@@ -477,7 +477,6 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
      * fours). */
     int defend = forced < 0 && !b->misere && !b->gravity && opponent_can_double(b, opp);
     int extend = defend && s->extensions_left > 0;
-    s->extensions_left -= extend;
 
     size_t base = s->moves.top;
     int32_t count;
@@ -491,7 +490,6 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
         /* At the lists' cap the search stops as at its node budget, with
          * the last completed iteration's move. */
         s->moves.top = base;
-        s->extensions_left += extend;
         s->stopped = 1;
         if (count == TTT_E_NOMEM)
             s->status = TTT_E_NOMEM;
@@ -508,6 +506,7 @@ static int64_t bot_node(bot *s, int depth, int64_t alpha, int64_t beta,
     int64_t best = -BOT_INF;
     int32_t best_cell = -1;
     int child_depth = forced >= 0 || extend ? depth : depth - 1;
+    s->extensions_left -= extend; /* for the children's lines only */
     /* Children that are leaves with no threat either side can be scored
      * without their mark (quiet_leaf); far from the end only, where some
      * live window means either side may still complete one. */
