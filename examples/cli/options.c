@@ -448,11 +448,12 @@ int set_names(ttt_game *g, const char *x, const char *o)
         status = ttt_game_set_name(g, i == 0 ? TTT_X : TTT_O, names[i],
                                    strlen(names[i]));
         if (status != TTT_OK) {
+            char shown[SHOWN_CAP];
             fprintf(stderr,
-                    "ttt: --%c-name: '%.40s': %s (at most %d bytes of UTF-8, "
+                    "ttt: --%c-name: '%s': %s (at most %d bytes of UTF-8, "
                     "no control characters)\n",
-                    i == 0 ? 'x' : 'o', names[i], ttt_strerror(status),
-                    TTT_NAME_MAX);
+                    i == 0 ? 'x' : 'o', shown_text(names[i], shown),
+                    ttt_strerror(status), TTT_NAME_MAX);
             return status == TTT_E_NOMEM ? EXIT_FAILURE : EXIT_USAGE;
         }
     }
