@@ -677,6 +677,8 @@ int cmd_brain(int argc, char **argv)
         if (c == EOF)
             break;
     }
+    if (b.in_board && !done) /* the manager went away mid-BOARD */
+        answer("ERROR BOARD ended without DONE");
     ttt_game_free(b.game);
     free(b.stones);
     return 0;
