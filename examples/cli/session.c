@@ -73,9 +73,9 @@ static void print_play_help(void)
            "  redo        replay what undo took back, up to your next turn\n"
            "  save FILE   write the record of the moves played so far to FILE\n"
            "  resign      give up: the other side wins\n"
-           "  draw        offer a draw: a human opponent answers yes or no on\n"
-           "              the next line; a computer accepts only when its\n"
-           "              solver proves the position drawn\n"
+           "  draw        offer a draw: a human opponent answers yes or no\n"
+           "              (asked again until it does); a computer accepts only\n"
+           "              when its solver proves the position drawn\n"
            "  quit        stop here; the result is \"unfinished\"\n"
            "  help        show this list\n");
 }
