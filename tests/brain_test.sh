@@ -242,5 +242,13 @@ session 'BEGIN\r\nTURN 1,1\r\nBOARD\r\nTAKEBACK 1,1\r\nRESTART\r\nEND\r\n'
 [ "$status" -eq 0 ] && [ "$(grep -c '^ERROR ' "$out")" -eq 5 ]
 report "commands before START answer ERROR" $?
 
+# Input that ends inside BOARD (no DONE): the manager hears why nothing
+# was played before the brain exits.
+session 'START 15\r\nBOARD\r\n7,7,1\r\n'
+[ "$status" -eq 0 ] && [ "$(answer 1)" = OK ] &&
+    [ "$(answer 2)" = "ERROR BOARD ended without DONE" ] &&
+    [ "$(wc -l <"$out")" -eq 2 ]
+report "input ending inside BOARD answers ERROR before the brain exits" $?
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

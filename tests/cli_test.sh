@@ -520,8 +520,8 @@ check_best_of 3 bot random || ok=1
 report "match --record: every game saved, replays with its result and names" $ok
 
 engine match --x bot --o random --record "$tmp/no-such-dir" --best-of 3
-[ "$status" -eq 1 ] && grep -q 'cannot save' "$err"
-report "match --record into a missing directory fails" $?
+[ "$status" -eq 2 ] && grep -q 'no-such-dir' "$err" && ! grep -q '^game=' "$out"
+report "match --record into a missing directory fails before the first game" $?
 
 # --- Command line ------------------------------------------------------------
 
@@ -838,6 +838,121 @@ dd if=/dev/zero of="$tmp/limit.ttt" bs=1024 count=8192 2>/dev/null
 usage_fails replay "$tmp/limit.ttt" && grep -q 'byte 0' "$err" &&
     ! grep -q 'larger than' "$err"
 report "replay of a file of exactly 8 MiB is parsed" $?
+
+# --- Names, files and answers checked where they are given -----------------
+
+long_name=$(printf 'a%.0s' $(seq 65))
+usage_fails match --x bot --o random --games 1 --x-name "$long_name" &&
+    grep -q 'at most 64 bytes' "$err"
+report "match refuses a name over 64 bytes with exit 2, as play does" $?
+
+# Two names equal in their first 64 bytes are two names: refused as too long,
+# never merged.
+usage_fails match --x bot --o bot --games 1 --x-name "${long_name}x" \
+    --o-name "${long_name}y" && grep -q 'at most 64 bytes' "$err" &&
+    ! grep -q 'both players are named' "$err"
+report "match never cuts names to compare them" $?
+
+usage_fails play --x-name "$(printf '\033]0;pwned\007')"
+! grep -q "$(printf '\033')" "$err" && ! grep -q "$(printf '\007')" "$err" &&
+    grep -q 'x1B]0;pwned' "$err"
+report "a rejected name is echoed with its control bytes escaped" $?
+
+# 'a' and 40 two-byte characters: a 40-byte cut would split the 20th.
+usage_fails play --o-name "a$(printf '\303\251%.0s' $(seq 40))" &&
+    iconv -f UTF-8 -t UTF-8 "$err" >/dev/null 2>&1 && grep -q '\.\.\.' "$err"
+report "a rejected name's echo is cut between UTF-8 characters" $?
+
+play 'b2\n\033[2Jzz\nquit\n' --o human
+ends_with "unfinished" && ! grep -q "$(printf '\033')" "$out" &&
+    grep -q 'x1B\[2Jzz' "$out"
+report "a rejected move is echoed with its control bytes escaped" $?
+
+play 'b2\n' --save "$tmp/no-such-dir/game.ttt"
+[ "$status" -eq 2 ] && grep -q 'no-such-dir/game.ttt' "$err" &&
+    ! grep -q 'plays' "$out"
+report "play --save into a missing directory exits 2 before the first move" $?
+
+"$TTT" match --x random --o random --games 3 --record "$tmp/no-such-dir" \
+    >"$out" 2>"$err"
+status=$?
+[ "$status" -eq 2 ] && grep -q 'no-such-dir' "$err" && [ ! -s "$out" ] &&
+    [ ! -e "$tmp/no-such-dir" ]
+report "match --record into a missing directory exits 2 before the first game" $?
+
+"$TTT" match --x random --o random --games 1 --record "$tmp/bad.ttt" \
+    >"$out" 2>"$err"
+status=$?
+[ "$status" -eq 2 ] && grep -q 'not a directory' "$err"
+report "match --record naming a file exits 2" $?
+
+# A directory whose name is 4,088 bytes long (relative, in 19 parts): with
+# "/game-1.ttt" the record's name passes 4,096 bytes, which a fixed buffer
+# cut to "game-1". The whole name is used, or refused with a message.
+deep=$(printf 'd%.0s' $(seq 214))
+long_dir=$deep
+for _ in $(seq 17); do long_dir=$long_dir/$deep; done
+long_dir=$long_dir/$(printf 'e%.0s' $(seq 218))
+ttt_path=$(cd "$(dirname "$TTT")" && pwd)/$(basename "$TTT")
+(cd "$tmp" && mkdir -p "$long_dir" 2>/dev/null &&
+    "$ttt_path" match --x random --o random --games 1 --record "$long_dir" \
+        >"$out" 2>"$err")
+status=$?
+(cd "$tmp/$deep" 2>/dev/null && cd "${long_dir#"$deep"/}" 2>/dev/null &&
+    ls) >"$tmp/listing"
+[ "${#long_dir}" -eq 4088 ] && ! grep -qv '^game-1\.ttt$' "$tmp/listing" &&
+    { { [ "$status" -eq 0 ] && grep -q '^game-1\.ttt$' "$tmp/listing"; } ||
+      { [ "$status" -ne 0 ] && grep -q 'game-1\.ttt' "$err"; }; }
+report "match --record keeps a long directory's record names whole" $?
+rm -rf "${tmp:?}/$deep"
+
+# After a draw offer the next line must say yes or no: "resign" is neither,
+# is explained, and the offer still stands for the "yes" that follows.
+play_both 'b2\ndraw\nresign\nyes\n'
+ends_with "draw" && grep -q 'answer the draw offer with yes or no' "$out" &&
+    ! grep -q 'resigns' "$out"
+report "an answer to a draw offer that is neither yes nor no is asked again" $?
+
+# --- solve on a terminal: progress, and an interrupt ---------------------
+
+# ttt solve under a pseudo-terminal (script), its stderr a terminal: a
+# progress line comes within a few seconds; SIGINT then stops the search
+# and the program prints what it knows and exits 1, as for a spent budget.
+# Every wait is bounded; the program is stopped by its pid.
+if command -v script >/dev/null 2>&1; then
+    rm -f "$tmp/pid"
+    started=$(date +%s)
+    timeout 120 script -qec "echo \$\$ >'$tmp/pid'; exec '$TTT' solve 8 5 --value-only --budget 100000000" \
+        /dev/null </dev/null >"$tmp/pty" 2>&1 &
+    script_pid=$!
+    waited=0
+    while ! grep -q 'solve: [1-9][0-9]* positions, ' "$tmp/pty" 2>/dev/null &&
+        [ "$waited" -lt 300 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    progressed=$(grep -c 'solve: [1-9][0-9]* positions, ' "$tmp/pty")
+    [ -s "$tmp/pid" ] && kill -INT "$(cat "$tmp/pid")"
+    wait "$script_pid"
+    status=$?
+    # At most one progress line a second (each overwrites the one before).
+    lines=$(tr '\r' '\n' <"$tmp/pty" | grep -c '^solve: [0-9]* positions, ')
+    seconds=$(($(date +%s) - started))
+    tr -d '\r' <"$tmp/pty" | sed 's/.*\x1b\[K//' >"$out"
+    : >"$err"
+    [ "$progressed" -ge 1 ] && [ "$lines" -le $((seconds + 1)) ] &&
+        [ "$status" -eq 1 ] &&
+        grep -q '^value=unknown plies=- best=- nodes=[1-9][0-9]*$' "$out" &&
+        grep -q 'interrupted after [0-9]* positions; the value lies between loss and win' "$out"
+    report "solve on a terminal shows progress at most every second and stops on SIGINT with what it knows (exit 1)" $?
+else
+    echo "not ok - solve on a terminal: script(1) is missing"
+    failed=$((failed + 1))
+fi
+
+"$TTT" solve 5 4 --value-only --budget 300000 >"$out" 2>"$err"
+[ "$(grep -c 'positions, ' "$err")" -eq 0 ]
+report "solve shows no progress line when stderr is not a terminal" $?
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

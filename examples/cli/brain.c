@@ -10,10 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#ifdef _WIN32
-#include <windows.h>
-#endif
 
 #include "cli.h"
 
@@ -64,26 +60,6 @@ struct brain {
     struct stone *stones;
     size_t stone_count, stone_cap;
 };
-
-/* A monotonic clock in milliseconds (POSIX clock_gettime needs
- * winpthreads on MinGW: Windows has its own). */
-static double now_ms(void)
-{
-#ifdef _WIN32
-    LARGE_INTEGER count, frequency;
-
-    if (!QueryPerformanceCounter(&count) ||
-        !QueryPerformanceFrequency(&frequency) || frequency.QuadPart == 0)
-        return 0.0;
-    return (double)count.QuadPart * 1000.0 / (double)frequency.QuadPart;
-#else
-    struct timespec ts;
-
-    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-        return 0.0;
-    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
-#endif
-}
 
 /* Writes one line and flushes it: the manager waits for it. */
 static void answer(const char *fmt, ...)
@@ -701,6 +677,8 @@ int cmd_brain(int argc, char **argv)
         if (c == EOF)
             break;
     }
+    if (b.in_board && !done) /* the manager went away mid-BOARD */
+        answer("ERROR BOARD ended without DONE");
     ttt_game_free(b.game);
     free(b.stones);
     return 0;

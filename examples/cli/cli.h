@@ -17,6 +17,10 @@
 #define RECORD_CAP ((size_t)8 << 20)
 /* Enough for any cell name up to TTT_MAX_SIZE ("amj1024"). */
 #define NAME_CAP 16
+/* Text from the user echoed back (a rejected name or move): at most
+ * SHOWN_BYTES bytes of it, each shown as at most 4 bytes ("\x1B"), and "...". */
+#define SHOWN_BYTES 40
+#define SHOWN_CAP (4 * SHOWN_BYTES + 4)
 /* The perfect player's default node budget per move. The empty 4x4 board
  * takes the solver thousands of positions, (5,5,4) millions: seconds or
  * more at every move. So beyond 4x4 the perfect player gives up within a
@@ -108,6 +112,9 @@ char mark_char(int mark);
 int side_index(int mark);
 const char *cell_name(int row, int col, char *buf);
 const char *result_text(int state);
+const char *shown_text(const char *text, char *buf);
+const char *value_name(int value);
+double now_ms(void);
 const char *player_kind_name(enum player_kind kind);
 int parse_long(const char *text, long lo, long hi, long *out);
 int parse_u64(const char *text, uint64_t *out);
@@ -122,6 +129,7 @@ void print_outcome(const ttt_game *g);
 
 /* session.c */
 int save_record(const ttt_game *g, const char *path, const char **why);
+int check_writable(const char *path, const char **why);
 int computer_move(struct engine *e, const ttt_game *g,
                   enum player_kind kind, int *row, int *col);
 int human_turn(struct session *s);
@@ -136,6 +144,11 @@ int parse_options(const char *cmd, unsigned allowed, int argc,
                   char **argv, struct options *o, int *npos);
 int make_game(const struct options *o, ttt_game **g);
 int set_names(ttt_game *g, const char *x, const char *o);
+
+/* solve.c */
+int solve_watched(const ttt_game *g, uint64_t budget, int flags,
+                  ttt_solution *sol, int32_t *best, size_t best_capacity,
+                  size_t *best_len, int *interrupted);
 
 /* brain.c */
 int cmd_brain(int argc, char **argv);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -33,6 +34,14 @@ static int cmd_play(int argc, char **argv)
     if (npos > 0) {
         fprintf(stderr, "ttt: play: unexpected argument '%s'\n", argv[0]);
         return usage_error();
+    }
+    if (o.save_path != NULL) {
+        const char *why = "";
+        if (check_writable(o.save_path, &why) != 0) {
+            fprintf(stderr, "ttt: play: --save: cannot write %s: %s\n",
+                    o.save_path, why);
+            return EXIT_USAGE;
+        }
     }
     memset(&s, 0, sizeof s);
     if ((status = make_game(&o, &s.game)) != 0)
@@ -329,16 +338,6 @@ static int cmd_perft(int argc, char **argv)
     return 0;
 }
 
-static const char *value_name(int value)
-{
-    switch (value) {
-    case TTT_VALUE_WIN: return "win";
-    case TTT_VALUE_DRAW: return "draw";
-    case TTT_VALUE_LOSS: return "loss";
-    default: return "unknown";
-    }
-}
-
 static int cmd_solve(int argc, char **argv)
 {
     struct options o = default_options();
@@ -346,7 +345,7 @@ static int cmd_solve(int argc, char **argv)
     int32_t *best;
     size_t cells, best_len = 0;
     ttt_game *g = NULL;
-    int npos, status, width, complete, board_args;
+    int npos, status, width, complete, board_args, interrupted = 0;
 
     if (parse_options("solve", OPT_RULES | OPT_SOLVE | OPT_PRESET, argc, argv,
                       &o, &npos) != 0)
@@ -378,9 +377,9 @@ static int cmd_solve(int argc, char **argv)
     sol.size = sizeof sol;
     status = best == NULL
                  ? TTT_E_NOMEM
-                 : ttt_solve(g, o.budget, 0,
-                             o.value_only ? TTT_SOLVE_VALUE_ONLY : 0, &sol,
-                             best, cells, &best_len);
+                 : solve_watched(g, o.budget,
+                                 o.value_only ? TTT_SOLVE_VALUE_ONLY : 0, &sol,
+                                 best, cells, &best_len, &interrupted);
     if (status != TTT_OK && status != TTT_E_BUDGET) {
         fprintf(stderr, "ttt: solve: %s\n", ttt_strerror(status));
         ttt_game_free(g);
@@ -408,7 +407,12 @@ static int cmd_solve(int argc, char **argv)
     }
     printf(" nodes=%" PRIu64 "\n", sol.nodes);
 
-    if (status == TTT_E_BUDGET)
+    if (interrupted)
+        fprintf(stderr,
+                "ttt: solve: interrupted after %" PRIu64 " positions; the "
+                "value lies between %s and %s\n",
+                sol.nodes, value_name(sol.value_min), value_name(sol.value_max));
+    else if (status == TTT_E_BUDGET)
         fprintf(stderr,
                 "ttt: solve: the budget of %" PRIu64 " nodes ran out; the "
                 "value lies between %s and %s\n",
@@ -450,6 +454,18 @@ static int name_players(const struct options *o, struct match_players *p)
     return 0;
 }
 
+/* The file game number of a match is saved in under dir, malloc'd (the
+ * whole name, however long dir is), or NULL if memory ran out. */
+static char *record_path(const char *dir, long number)
+{
+    size_t cap = strlen(dir) + sizeof "/game-.ttt" + 20; /* 20: any long */
+    char *path = malloc(cap);
+
+    if (path != NULL)
+        snprintf(path, cap, "%s/game-%ld.ttt", dir, number);
+    return path;
+}
+
 /* Plays one game of a match on g, reset, with player first_player moving
  * first (as X), the names in the game; saves its record as
  * DIR/game-<number>.ttt if record_dir is set. Returns a library status, or
@@ -475,15 +491,47 @@ static int match_game(ttt_game *g, struct engine *e,
             status = ttt_play(g, ttt_to_move(g), row, col, NULL);
     }
     if (status == TTT_OK && record_dir != NULL) {
-        char path[4096];
+        char *path = record_path(record_dir, number);
         const char *why = "";
-        snprintf(path, sizeof path, "%s/game-%ld.ttt", record_dir, number);
+        if (path == NULL)
+            return TTT_E_NOMEM;
         if (save_record(g, path, &why) != 0) {
             fprintf(stderr, "ttt: match: cannot save %s: %s\n", path, why);
-            return TTT_E_INVALID;
+            status = TTT_E_INVALID;
         }
+        free(path);
     }
     return status;
+}
+
+/* Whether match can save its records in dir: an existing directory where
+ * the first game's record can be written. Returns 0, or the exit status
+ * after reporting why not. */
+static int check_record_dir(const char *dir)
+{
+    struct stat st;
+    const char *why = "";
+    char *path;
+    int ok;
+
+    if (stat(dir, &st) != 0)
+        why = strerror(errno);
+    else if (!S_ISDIR(st.st_mode))
+        why = "not a directory";
+    if (*why != '\0') {
+        fprintf(stderr, "ttt: match: --record: %s: %s\n", dir, why);
+        return EXIT_USAGE;
+    }
+    if ((path = record_path(dir, 1)) == NULL) {
+        fprintf(stderr, "ttt: match: %s\n", ttt_strerror(TTT_E_NOMEM));
+        return EXIT_FAILURE;
+    }
+    ok = check_writable(path, &why) == 0;
+    if (!ok)
+        fprintf(stderr, "ttt: match: --record: cannot write %s: %s\n", path,
+                why);
+    free(path);
+    return ok ? 0 : EXIT_USAGE;
 }
 
 static int cmd_match(int argc, char **argv)
@@ -521,14 +569,19 @@ static int cmd_match(int argc, char **argv)
         fprintf(stderr, "ttt: match: --best-of %ld is too many games\n", o.best_of);
         return usage_error();
     }
-    if (name_players(&o, &p) != 0)
-        return usage_error();
+    if (o.record_dir != NULL && (status = check_record_dir(o.record_dir)) != 0)
+        return status;
     if ((status = make_game(&o, &g)) != 0)
         return status;
-    /* Names are checked once here, before any game is played. */
-    if ((status = set_names(g, p.name[0], p.name[1])) != 0) {
+    /* The given names are checked here, before any game is played, by the
+     * library's rule, as play checks them; the kinds' names always pass. */
+    if ((status = set_names(g, o.name[0], o.name[1])) != 0) {
         ttt_game_free(g);
         return status;
+    }
+    if (name_players(&o, &p) != 0) {
+        ttt_game_free(g);
+        return usage_error();
     }
     if (o.best_of > 0 && !o.games_given)
         o.games = 10 * o.best_of; /* the cap that ends a drawn-out match */

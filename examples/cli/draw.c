@@ -8,7 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
+#ifdef _WIN32
+#include <windows.h>
+#endif
 
 #include "cli.h"
 
@@ -45,12 +49,95 @@ const char *result_text(int state)
     }
 }
 
+const char *value_name(int value)
+{
+    switch (value) {
+    case TTT_VALUE_WIN: return "win";
+    case TTT_VALUE_DRAW: return "draw";
+    case TTT_VALUE_LOSS: return "loss";
+    default: return "unknown";
+    }
+}
+
+/* A monotonic clock in milliseconds (POSIX clock_gettime needs
+ * winpthreads on MinGW: Windows has its own). */
+double now_ms(void)
+{
+#ifdef _WIN32
+    LARGE_INTEGER count, frequency;
+
+    if (!QueryPerformanceCounter(&count) ||
+        !QueryPerformanceFrequency(&frequency) || frequency.QuadPart == 0)
+        return 0.0;
+    return (double)count.QuadPart * 1000.0 / (double)frequency.QuadPart;
+#else
+    struct timespec ts;
+
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0.0;
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1e6;
+#endif
+}
+
 const char *player_kind_name(enum player_kind kind)
 {
     for (size_t i = 0; i < PLAYER_KIND_COUNT; i++)
         if (player_kinds[i].kind == kind)
             return player_kinds[i].name;
     return "?";
+}
+
+/* The length of the UTF-8 character at text (1 to 4), or 0 if the bytes
+ * there are not one (a stray or truncated byte, an overlong form, a
+ * surrogate, beyond U+10FFFF) or it is a C1 control (U+0080..U+009F), which
+ * some terminals obey like an escape sequence. */
+static size_t printable_utf8_length(const unsigned char *text)
+{
+    unsigned char lead = text[0];
+    size_t len = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+    uint32_t code = lead & (0x7Fu >> len);
+    static const uint32_t least[5] = {0, 0, 0xA0, 0x800, 0x10000};
+
+    if (lead < 0xC2 || lead > 0xF4)
+        return 0;
+    for (size_t i = 1; i < len; i++) {
+        if ((text[i] & 0xC0) != 0x80)
+            return 0;
+        code = code << 6 | (text[i] & 0x3Fu);
+    }
+    if (code < least[len] || code > 0x10FFFF ||
+        (code >= 0xD800 && code <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+/* Writes into buf (SHOWN_CAP bytes) the first SHOWN_BYTES bytes or fewer
+ * of text, cut between UTF-8 characters, as they can safely be shown on a
+ * terminal: control bytes and bytes that are not UTF-8 as \xNN, a
+ * backslash as \\, and "..." after a cut. Returns buf. */
+const char *shown_text(const char *text, char *buf)
+{
+    const unsigned char *in = (const unsigned char *)text;
+    size_t used = 0, n = 0;
+
+    while (in[used] != '\0') {
+        size_t len = in[used] < 0x80 ? 1 : printable_utf8_length(in + used);
+        size_t step = len ? len : 1;
+        if (used + step > SHOWN_BYTES)
+            break;
+        if (in[used] == '\\') {
+            n += (size_t)snprintf(buf + n, SHOWN_CAP - n, "\\\\");
+        } else if (len == 0 || in[used] < 0x20 || in[used] == 0x7F) {
+            n += (size_t)snprintf(buf + n, SHOWN_CAP - n, "\\x%02X",
+                                  (unsigned)in[used]);
+        } else {
+            memcpy(buf + n, in + used, len);
+            n += len;
+        }
+        used += step;
+    }
+    snprintf(buf + n, SHOWN_CAP - n, "%s", in[used] != '\0' ? "..." : "");
+    return buf;
 }
 
 /* Parses a whole decimal token into [lo, hi]; strtol alone accepts trailing

@@ -85,9 +85,11 @@ void print_usage(FILE *out)
             "                at most --games games (default 10*N), so drawn\n"
             "                matches end\n"
             "  --save FILE   play: write the game's record to FILE when it ends\n"
-            "                (however it ends, even unfinished)\n"
+            "                (however it ends, even unfinished); checked\n"
+            "                before the first move\n"
             "  --record DIR  match: save every game's record as DIR/game-<i>.ttt\n"
-            "                (i from 1; DIR must exist), for ttt replay\n",
+            "                (i from 1; DIR must exist, checked before the\n"
+            "                first game), for ttt replay\n",
             TTT_MIN_SIZE, TTT_MAX_SIZE, PERFECT_BUDGET_DEFAULT, TTT_NAME_MAX);
     /* In parts: C compilers need only take string literals of 4095 bytes. */
     fputs("  KIND is one of:\n"
@@ -119,6 +121,10 @@ void print_usage(FILE *out)
           "  --budget N    give up after N positions (default 0: no limit); the\n"
           "                line then shows what was found (value=unknown if\n"
           "                not the value) and the exit status is 1\n"
+          "When stderr is a terminal, solve searches in rounds of doubling\n"
+          "budgets (up to about twice the time), shows a progress line there\n"
+          "at most every second, and Ctrl-C stops it: the line then shows what\n"
+          "the finished rounds found, and the exit status is 1.\n"
           "\n"
           "match prints one line x_won=<n> o_won=<n> draw=<n>. With --best-of\n"
           "it prints one line per game,\n"
@@ -137,10 +143,10 @@ void print_usage(FILE *out)
           "                player, undo goes back to your previous turn\n"
           "  save FILE     write the moves so far to FILE (for ttt replay)\n"
           "  resign        give up: the other side wins\n"
-          "  draw          offer a draw: a human opponent answers yes or no on\n"
-          "                the next line; a computer player accepts only when\n"
-          "                its solver proves the position drawn (16 or fewer\n"
-          "                empty cells)\n"
+          "  draw          offer a draw: a human opponent answers yes or no\n"
+          "                (asked again until it does); a computer player\n"
+          "                accepts only when its solver proves the position\n"
+          "                drawn (16 or fewer empty cells)\n"
           "  quit, help\n"
           "\n"
           "When input is not a terminal there are no prompts: one move or\n"
@@ -149,8 +155,10 @@ void print_usage(FILE *out)
           "\"result: draw\" or \"result: unfinished\".\n"
           "\n"
           "Exit status: 0 on success (after a game, finished or not); 1 if\n"
-          "memory or a solve budget ran out; 2 for bad arguments, an illegal\n"
-          "move among MOVES, or a file that cannot be read or loaded.\n",
+          "memory or a solve budget ran out or solve was interrupted; 2 for\n"
+          "bad arguments (a --save FILE or --record DIR that cannot be written\n"
+          "among them, found before the first move), an illegal move among\n"
+          "MOVES, or a file that cannot be read or loaded.\n",
           out);
 }
 
@@ -448,11 +456,12 @@ int set_names(ttt_game *g, const char *x, const char *o)
         status = ttt_game_set_name(g, i == 0 ? TTT_X : TTT_O, names[i],
                                    strlen(names[i]));
         if (status != TTT_OK) {
+            char shown[SHOWN_CAP];
             fprintf(stderr,
-                    "ttt: --%c-name: '%.40s': %s (at most %d bytes of UTF-8, "
+                    "ttt: --%c-name: '%s': %s (at most %d bytes of UTF-8, "
                     "no control characters)\n",
-                    i == 0 ? 'x' : 'o', names[i], ttt_strerror(status),
-                    TTT_NAME_MAX);
+                    i == 0 ? 'x' : 'o', shown_text(names[i], shown),
+                    ttt_strerror(status), TTT_NAME_MAX);
             return status == TTT_E_NOMEM ? EXIT_FAILURE : EXIT_USAGE;
         }
     }

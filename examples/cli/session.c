@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 
@@ -72,9 +73,9 @@ static void print_play_help(void)
            "  redo        replay what undo took back, up to your next turn\n"
            "  save FILE   write the record of the moves played so far to FILE\n"
            "  resign      give up: the other side wins\n"
-           "  draw        offer a draw: a human opponent answers yes or no on\n"
-           "              the next line; a computer accepts only when its\n"
-           "              solver proves the position drawn\n"
+           "  draw        offer a draw: a human opponent answers yes or no\n"
+           "              (asked again until it does); a computer accepts only\n"
+           "              when its solver proves the position drawn\n"
            "  quit        stop here; the result is \"unfinished\"\n"
            "  help        show this list\n");
 }
@@ -256,6 +257,25 @@ int save_record(const ttt_game *g, const char *path, const char **why)
     return 0;
 }
 
+/* Whether a record can be written to path, tried before a game rather
+ * than found out after it: opened for appending (which changes no file),
+ * and removed again if that created it. Returns 0, or -1 with *why set. */
+int check_writable(const char *path, const char **why)
+{
+    struct stat st;
+    int existed = stat(path, &st) == 0;
+    FILE *f = fopen(path, "a");
+
+    if (f == NULL) {
+        *why = strerror(errno);
+        return -1;
+    }
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return 0;
+}
+
 /* Writes the game record to path, and says how that went. */
 static void save_game(struct session *s, const char *path)
 {
@@ -330,9 +350,10 @@ static void human_move(struct session *s, char *first, char *rest)
         size_t len = strlen(first);
         int status = ttt_parse_cell(first, len, &row, &col, &used);
         if (status != TTT_OK || used != len) {
-            /* Echo at most 40 bytes: enough to recognise a typo. */
-            printf("'%.40s%s' is not a move: %s (moves look like b2 or "
-                   "\"2 2\"; type help)\n", first, len > 40 ? "..." : "",
+            /* The start of it is enough to recognise a typo. */
+            char shown[SHOWN_CAP];
+            printf("'%s' is not a move: %s (moves look like b2 or "
+                   "\"2 2\"; type help)\n", shown_text(first, shown),
                    ttt_strerror(TTT_E_PARSE));
             return;
         }
@@ -402,25 +423,46 @@ static int computer_sees_draw(const ttt_game *g)
            sol.value == TTT_VALUE_DRAW;
 }
 
-/* The side to move offers a draw. A human opponent is asked (the next
- * input line: yes or no); a computer accepts only a position its solver
- * proves drawn. */
-static void offer_draw(struct session *s)
+/* Asks the human of side other to answer a draw offer, until a line says
+ * yes or no: anything else (a move, "resign") is explained and the
+ * question asked again, so no line is taken for an answer it is not.
+ * Returns 1 for yes, 0 for no or the end of input. */
+static int ask_draw(const struct session *s, int other)
 {
-    char line[INPUT_CAP];
-    int mark = ttt_to_move(s->game), other = -mark, accepted;
-    char *rest = line, *answer;
+    char line[INPUT_CAP], shown[SHOWN_CAP];
 
-    printf("%c offers a draw\n", mark_char(mark));
-    if (s->player[side_index(other)] == PLAYER_HUMAN) {
+    for (;;) {
+        char *rest = line, *answer;
+        int got;
         if (s->interactive)
             printf("%c, accept the draw? (yes/no): ", mark_char(other));
         fflush(stdout);
-        if (read_line(line) <= 0)
-            line[0] = '\0';
-        answer = next_word(&rest);
-        accepted = (strcmp(answer, "yes") == 0 || strcmp(answer, "y") == 0) &&
-                   *rest == '\0';
+        if ((got = read_line(line)) == 0)
+            return 0;
+        shown_text(line, shown);
+        answer = got > 0 ? next_word(&rest) : line;
+        if (got > 0 && *rest == '\0' &&
+            (strcmp(answer, "yes") == 0 || strcmp(answer, "y") == 0))
+            return 1;
+        if (got > 0 && *rest == '\0' &&
+            (strcmp(answer, "no") == 0 || strcmp(answer, "n") == 0))
+            return 0;
+        printf("%c, answer the draw offer with yes or no first ('%s' is "
+               "neither)\n", mark_char(other),
+               got > 0 ? shown : "an unreadable line");
+    }
+}
+
+/* The side to move offers a draw. A human opponent is asked (yes or no,
+ * asked again until one comes); a computer accepts only a position its
+ * solver proves drawn. */
+static void offer_draw(struct session *s)
+{
+    int mark = ttt_to_move(s->game), other = -mark, accepted;
+
+    printf("%c offers a draw\n", mark_char(mark));
+    if (s->player[side_index(other)] == PLAYER_HUMAN) {
+        accepted = ask_draw(s, other);
     } else {
         accepted = computer_sees_draw(s->game);
     }
