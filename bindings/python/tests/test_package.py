@@ -225,7 +225,7 @@ ERROR_CLASSES = {
     ttt.E_RULES_LOCKED: ttt.RuleError, ttt.E_PARSE: ttt.ParseError,
     ttt.E_BUFFER: ttt.TttError, ttt.E_NO_LINE: ttt.TttError, ttt.E_RANGE: ttt.TttError,
     ttt.E_STALE: ttt.StaleError, ttt.E_BUDGET: ttt.BudgetError,
-    ttt.E_OVERFLOW: ttt.TttError, ttt.E_IN_LISTENER: ttt.TttError,
+    ttt.E_OVERFLOW: ttt.TttError, ttt.E_IN_LISTENER: ttt.ListenerError,
     ttt.E_NAME: ttt.PlayerNameError,
     ttt.E_FLOATING: ttt.FloatingError, ttt.E_COLUMN_FULL: ttt.ColumnFullError,
 }
