@@ -656,8 +656,8 @@ class Seed:
         return "Seed(%d)" % self.value
 
 
-def _seed_ref(seed: Optional[Seed]):
-    if seed is None:
+def _seed_ref(seed: Optional[Seed], optional: bool = False):
+    if seed is None and optional:
         return None
     if not isinstance(seed, Seed):
         raise TypeError("seed must be a ttt.Seed, not %s" % type(seed).__name__)
@@ -1163,7 +1163,7 @@ class Game:
         row, col = ctypes.c_int(), ctypes.c_int()
         _check(self._lib, self._lib.ttt_best_move(
             self._h(), _c_int(level, "level"),
-            _unsigned(node_budget, 64, "node_budget"), _seed_ref(seed),
+            _unsigned(node_budget, 64, "node_budget"), _seed_ref(seed, True),
             ctypes.byref(row), ctypes.byref(col)))
         return row.value, col.value
 
