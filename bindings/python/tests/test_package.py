@@ -311,3 +311,17 @@ def test_ply_limit_and_ending_events():
                      ttt.EventKind.REDO_ENDING]
     assert events[3].mark is ttt.Mark.O and events[3].row == -1
     assert events[3].state is ttt.State.X_WON
+
+
+def test_console_script_runs_the_ttt_program():
+    # pip puts the `ttt` console script beside the venv's python.
+    script = os.path.join(os.path.dirname(sys.executable), "ttt")
+    assert os.access(script, os.X_OK), script
+    result = subprocess.run([script, "--version"], capture_output=True,
+                            text=True, timeout=120)
+    assert (result.returncode, result.stdout) == (0, "1.3.0\n")
+    result = subprocess.run([script, "--help"], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == run_module(["--help"]).stdout
+    assert "ttt solve SIZE K" in result.stdout
