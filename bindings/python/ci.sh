@@ -20,13 +20,15 @@ else
   trap 'rm -rf "$work"' EXIT
 fi
 
-# The interpreter Debian's python3-mesonpy and python3-pytest belong to: the
-# first python3 on PATH if it has them, else /usr/bin/python3. A venv with
-# pip needs ensurepip's wheels (python3-venv) and pip (python3-pip).
+# The interpreter Debian's python3-mesonpy and python3-pytest belong to:
+# $PYTHON if set (and then only it), else the first python3 on PATH if it
+# has them, else /usr/bin/python3. A venv with pip needs ensurepip's wheels
+# (python3-venv) and pip (python3-pip).
 needs='import mesonpy, pytest, venv, ensurepip, pip; ensurepip.version()'
 python=${PYTHON:-python3}
 if ! "$python" -c "$needs" >/dev/null 2>&1; then
-  if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "$needs" >/dev/null 2>&1; then
+  if [ -z "${PYTHON:-}" ] && [ -x /usr/bin/python3 ] &&
+     /usr/bin/python3 -c "$needs" >/dev/null 2>&1; then
     python=/usr/bin/python3
   else
     echo "ci.sh: SKIP: no python3 with mesonpy, pytest, venv and pip (apt-get install python3-mesonpy python3-pytest python3-venv python3-pip)" >&2
@@ -111,6 +113,8 @@ esac
 echo "== python: pytest against the installed package, from outside the source tree"
 cp -r "$root/bindings/python/tests" "$work/tests"
 cd "$work"
+# For the tests of this script itself.
+export TTT_CI_SCRIPT="$root/bindings/python/ci.sh"
 # pytest exits 5 when it collects no tests: set -e counts it as a failure,
 # as any other non-zero status. conftest.py fails every skip.
 "$venv_python" -m pytest -p no:cacheprovider -q "$work/tests"

@@ -325,3 +325,22 @@ def test_console_script_runs_the_ttt_program():
     assert result.returncode == 0, result.stderr
     assert result.stdout == run_module(["--help"]).stdout
     assert "ttt solve SIZE K" in result.stdout
+
+
+# -- bindings/python/ci.sh ----------------------------------------------------
+
+# ci.sh sets TTT_CI_SCRIPT when it runs this suite; else the source tree's.
+CI_SCRIPT = os.environ.get("TTT_CI_SCRIPT") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "ci.sh")
+
+
+@pytest.mark.parametrize("ci, status", [("", 77), ("true", 1)])
+def test_ci_script_skips_without_its_tools_but_fails_under_ci(tmp_path, ci, status):
+    # 77 is meson's SKIP: missing tools are reported, never a pass or a
+    # failure; where CI installs everything, a missing tool fails.
+    env = dict(os.environ, PYTHON=str(tmp_path / "no-such-python3"), CI=ci)
+    result = subprocess.run(["bash", CI_SCRIPT, "--no-bench", str(tmp_path / "work")],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == status, result.stdout + result.stderr
+    assert "SKIP: no python3 with mesonpy, pytest, venv and pip" in result.stderr
+    assert not (tmp_path / "work" / "venv").exists()
