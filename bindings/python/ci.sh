@@ -10,14 +10,17 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 
 bench=1
 if [ "${1:-}" = "--no-bench" ]; then bench=0; shift; fi
+# The copy of the sources inside WORK_DIR is read-only: writable again
+# before it is removed.
 if [ -n "${1:-}" ]; then
   work=$1
+  [ ! -d "$work" ] || chmod -R u+w "$work"
   rm -rf "$work"
   mkdir -p "$work"
   work=$(cd "$work" && pwd)
 else
   work=$(mktemp -d)
-  trap 'rm -rf "$work"' EXIT
+  trap 'chmod -R u+w "$work"; rm -rf "$work"' EXIT
 fi
 
 # The interpreter Debian's python3-mesonpy and python3-pytest belong to:
@@ -42,16 +45,17 @@ unset LIBTTT_PATH PYTHONPATH
 export PYTHONDONTWRITEBYTECODE=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 
 # pip builds from a copy of the sources (the files git knows, committed or
-# not, when this is a git checkout) made read-only: the build must write
-# nothing into it. Root ignores the write bits, so the copy's listing with
-# every file's and directory's time is compared after the build too.
+# not; without git, what the .gitignore files leave, so no build directory)
+# made read-only: the build must write nothing into it. Root ignores the
+# write bits, so the copy's listing with every file's and directory's time
+# is compared after the build too.
 src="$work/src"
 mkdir "$src"
 if git -C "$root" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   (cd "$root" && git ls-files -z --cached --others --exclude-standard |
-    xargs -0 cp --parents -t "$src" 2>/dev/null || true)
+    xargs -0 cp -P --parents -t "$src" || true)  # (a deleted file: not copied)
 else
-  cp -a "$root/." "$src"
+  tar -C "$root" --exclude-vcs --exclude-vcs-ignores -cf - . | tar -C "$src" -xf -
 fi
 [ -f "$src/pyproject.toml" ] || { echo "ci.sh: copying the sources to $src failed"; exit 1; }
 chmod -R a-w "$src"
