@@ -688,6 +688,14 @@ class Game:
     raises changes nothing. Use it as a context manager or call close(); the
     game is also freed when garbage collected. Any number of threads may
     call one Game at once, except close().
+
+    Arguments are checked the same way everywhere: an int argument takes an
+    int or an int-like object (operator.index), never a bool or a float
+    (TypeError); text takes a str, a record str or bytes, a library path a
+    str or os.PathLike (TypeError otherwise). A count or budget for a 64-bit
+    or size_t parameter is a ValueError when negative and an OverflowError
+    when too large, never wrapped. copy.copy and copy.deepcopy are clone();
+    pickle carries the saved record (names, rules, ending and moves).
     """
 
     __slots__ = ("_lib", "_handle", "_width", "_height", "_win_length",
