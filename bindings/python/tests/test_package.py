@@ -225,7 +225,7 @@ ERROR_CLASSES = {
     ttt.E_RULES_LOCKED: ttt.RuleError, ttt.E_PARSE: ttt.ParseError,
     ttt.E_BUFFER: ttt.TttError, ttt.E_NO_LINE: ttt.TttError, ttt.E_RANGE: ttt.TttError,
     ttt.E_STALE: ttt.StaleError, ttt.E_BUDGET: ttt.BudgetError,
-    ttt.E_OVERFLOW: ttt.TttError, ttt.E_IN_LISTENER: ttt.TttError,
+    ttt.E_OVERFLOW: ttt.TttError, ttt.E_IN_LISTENER: ttt.ListenerError,
     ttt.E_NAME: ttt.PlayerNameError,
     ttt.E_FLOATING: ttt.FloatingError, ttt.E_COLUMN_FULL: ttt.ColumnFullError,
 }
@@ -311,3 +311,36 @@ def test_ply_limit_and_ending_events():
                      ttt.EventKind.REDO_ENDING]
     assert events[3].mark is ttt.Mark.O and events[3].row == -1
     assert events[3].state is ttt.State.X_WON
+
+
+def test_console_script_runs_the_ttt_program():
+    # pip puts the `ttt` console script beside the venv's python.
+    script = os.path.join(os.path.dirname(sys.executable), "ttt")
+    assert os.access(script, os.X_OK), script
+    result = subprocess.run([script, "--version"], capture_output=True,
+                            text=True, timeout=120)
+    assert (result.returncode, result.stdout) == (0, "1.3.0\n")
+    result = subprocess.run([script, "--help"], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == run_module(["--help"]).stdout
+    assert "ttt solve SIZE K" in result.stdout
+
+
+# -- bindings/python/ci.sh ----------------------------------------------------
+
+# ci.sh sets TTT_CI_SCRIPT when it runs this suite; else the source tree's.
+CI_SCRIPT = os.environ.get("TTT_CI_SCRIPT") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "ci.sh")
+
+
+@pytest.mark.parametrize("ci, status", [("", 77), ("true", 1)])
+def test_ci_script_skips_without_its_tools_but_fails_under_ci(tmp_path, ci, status):
+    # 77 is meson's SKIP: missing tools are reported, never a pass or a
+    # failure; where CI installs everything, a missing tool fails.
+    env = dict(os.environ, PYTHON=str(tmp_path / "no-such-python3"), CI=ci)
+    result = subprocess.run(["bash", CI_SCRIPT, "--no-bench", str(tmp_path / "work")],
+                            env=env, capture_output=True, text=True, timeout=120)
+    assert result.returncode == status, result.stdout + result.stderr
+    assert "SKIP: no python3 with mesonpy, pytest, venv and pip" in result.stderr
+    assert not (tmp_path / "work" / "venv").exists()

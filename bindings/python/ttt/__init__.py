@@ -26,9 +26,11 @@ from __future__ import annotations
 import collections
 import ctypes
 import enum
+import operator
 import os
 import re
 import sys
+import threading
 from typing import Callable, List, NamedTuple, Optional, Tuple, Union
 
 __version__ = "1.3.0"
@@ -43,6 +45,7 @@ __all__ = [
     "OccupiedError", "WrongTurnError", "GameOverError", "NoUndoError",
     "NoRedoError", "SizeError", "RuleError", "StaleError", "BudgetError",
     "ParseError", "PlayerNameError", "FloatingError", "ColumnFullError",
+    "ListenerError",
     # functions
     "load_library", "library_path", "has_engine", "version", "cell_name",
     "parse_cell",
@@ -340,6 +343,11 @@ class ColumnFullError(IllegalMoveError):
     """TTT_E_COLUMN_FULL: drop into a column with no empty cell (since 1.3)."""
 
 
+class ListenerError(TttError):
+    """TTT_E_IN_LISTENER: a listener tried to change, or close, its own
+    game; the game is unchanged."""
+
+
 _ERRORS = {
     E_MARK: MarkError,
     E_OFF_BOARD: OffBoardError,
@@ -357,6 +365,7 @@ _ERRORS = {
     E_NAME: PlayerNameError,
     E_FLOATING: FloatingError,
     E_COLUMN_FULL: ColumnFullError,
+    E_IN_LISTENER: ListenerError,
 }
 
 
@@ -373,9 +382,57 @@ def _check(lib, status: int, offset: Optional[int] = None) -> int:
     raise _error(lib, status, offset)
 
 
-def _c_int(value: int) -> int:
-    """Clamps a Python int into C int range (ctypes would silently wrap it)."""
-    return max(_INT_MIN, min(_INT_MAX, int(value)))
+def _index(value, what: str) -> int:
+    """An int argument: an int or an int-like object (operator.index), never
+    a bool or a float (TypeError)."""
+    if isinstance(value, bool):
+        raise TypeError("%s must be an int, not bool" % what)
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("%s must be an int, not %s"
+                        % (what, type(value).__name__)) from None
+
+
+def _c_int(value, what: str = "argument") -> int:
+    """An int argument clamped into C int range (ctypes would silently wrap
+    it; the library refuses the clamped value as it would the real one)."""
+    return max(_INT_MIN, min(_INT_MAX, _index(value, what)))
+
+
+def _unsigned(value, bits: int, what: str) -> int:
+    """A count for a uint64_t or size_t: ValueError if negative,
+    OverflowError if it does not fit in bits (never wrapped)."""
+    number = _index(value, what)
+    if number < 0:
+        raise ValueError("%s must not be negative" % what)
+    if number >> bits:
+        raise OverflowError("%s must be below 2**%d" % (what, bits))
+    return number
+
+
+def _text(value, what: str) -> str:
+    """A str argument (TypeError for bytes, None and the rest)."""
+    if not isinstance(value, str):
+        raise TypeError("%s must be a str, not %s" % (what, type(value).__name__))
+    return value
+
+
+def _encode_record(lib, text: str) -> bytes:
+    """UTF-8 of a record or cell name; a lone surrogate is a ParseError at
+    its byte offset, as any other byte the library cannot read."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise _error(lib, E_PARSE, len(text[:e.start].encode("utf-8"))) from None
+
+
+def _path(value, what: str) -> str:
+    """A file path argument: str or os.PathLike."""
+    if not isinstance(value, (str, os.PathLike)):
+        raise TypeError("%s must be a str or a path, not %s"
+                        % (what, type(value).__name__))
+    return os.fsdecode(os.fspath(value))
 
 
 # ---------------------------------------------------------------------------
@@ -409,6 +466,7 @@ _size_p = ctypes.POINTER(ctypes.c_size_t)
 _buf = ctypes.POINTER(ctypes.c_char)  # a writable char buffer
 _u64, _u64_p = ctypes.c_uint64, ctypes.POINTER(ctypes.c_uint64)
 _i32_p = ctypes.POINTER(ctypes.c_int32)
+_SIZE_BITS = 8 * ctypes.sizeof(ctypes.c_size_t)
 
 # name: (restype, argtypes). Every one is required: a library without one of
 # them (older than 1.3) is refused when it is loaded. The constructors that
@@ -483,7 +541,7 @@ def load_library(path: Optional[str] = None) -> ctypes.CDLL:
 
     path defaults to library_path(). Raises OSError, naming the path, if the
     library cannot be loaded or lacks a function this package calls."""
-    path = path or library_path()
+    path = library_path() if path is None else _path(path, "path")
     lib = _libraries.get(path)
     if lib is not None:
         return lib
@@ -530,7 +588,7 @@ def cell_name(row: int, col: int, lib_path: Optional[str] = None) -> str:
     lib = load_library(lib_path)
     buf = ctypes.create_string_buffer(16)
     length = ctypes.c_size_t()
-    _check(lib, lib.ttt_cell_name(_c_int(row), _c_int(col), buf, len(buf),
+    _check(lib, lib.ttt_cell_name(_c_int(row, "row"), _c_int(col, "col"), buf, len(buf),
                                   ctypes.byref(length)))
     return buf.value.decode()
 
@@ -542,7 +600,7 @@ def parse_cell(name: str, lib_path: Optional[str] = None) -> Tuple[int, int]:
 
 
 def _parse_cell(lib, name: str) -> Tuple[int, int]:
-    data = name.encode()
+    data = _encode_record(lib, _text(name, "a cell name"))
     row, col, used = ctypes.c_int(), ctypes.c_int(), ctypes.c_size_t()
     status = lib.ttt_parse_cell(data, len(data), ctypes.byref(row),
                                 ctypes.byref(col), ctypes.byref(used))
@@ -560,7 +618,7 @@ _CELL_NAME = re.compile(r"([a-zA-Z]{1,3})([1-9][0-9]{0,3})\Z")
 def _parse_name(lib, name: str) -> Tuple[int, int]:
     """parse_cell without a foreign call for well-formed names; anything
     else goes to ttt_parse_cell for its exact error and offset."""
-    match = _CELL_NAME.match(name)
+    match = _CELL_NAME.match(_text(name, "a cell name"))
     if match:
         col = 0
         for letter in match.group(1).lower():
@@ -587,7 +645,7 @@ class Seed:
     __slots__ = ("_c",)
 
     def __init__(self, value: int = 0):
-        self._c = ctypes.c_uint64(value % 2 ** 64)
+        self._c = ctypes.c_uint64(_unsigned(value, 64, "a seed"))
 
     @property
     def value(self) -> int:
@@ -598,11 +656,20 @@ class Seed:
         return "Seed(%d)" % self.value
 
 
-def _seed_ref(seed: Optional[Seed]):
-    return None if seed is None else ctypes.byref(seed._c)
+def _seed_ref(seed: Optional[Seed], optional: bool = False):
+    if seed is None and optional:
+        return None
+    if not isinstance(seed, Seed):
+        raise TypeError("seed must be a ttt.Seed, not %s" % type(seed).__name__)
+    return ctypes.byref(seed._c)
 
 
 Listener = Callable[[Event], None]
+
+
+def _load_record(cls, record: str) -> "Game":
+    """Unpickles a Game: cls.load(record)."""
+    return cls.load(record)
 
 # ---------------------------------------------------------------------------
 # Games
@@ -621,31 +688,40 @@ class Game:
     raises changes nothing. Use it as a context manager or call close(); the
     game is also freed when garbage collected. Any number of threads may
     call one Game at once, except close().
+
+    Arguments are checked the same way everywhere: an int argument takes an
+    int or an int-like object (operator.index), never a bool or a float
+    (TypeError); text takes a str, a record str or bytes, a library path a
+    str or os.PathLike (TypeError otherwise). A count or budget for a 64-bit
+    or size_t parameter is a ValueError when negative and an OverflowError
+    when too large, never wrapped. copy.copy and copy.deepcopy are clone();
+    pickle carries the saved record (names, rules, ending and moves).
     """
 
     __slots__ = ("_lib", "_handle", "_width", "_height", "_win_length",
-                 "_listener", "_old_listeners", "_play_next", "_drop", "_undo",
-                 "__weakref__")
+                 "_listener", "_old_listeners", "_listening", "_play_next",
+                 "_drop", "_undo", "__weakref__")
 
     def __init__(self, size: int = 3, win_length: int = 0, misere: bool = False,
                  early_draw: bool = False, lib_path: Optional[str] = None, *,
                  width: Optional[int] = None, height: Optional[int] = None,
                  k: Optional[int] = None, gravity: bool = False):
         self._handle = None  # so close() and __del__ work on a half-built game
+        size, win_length = _c_int(size, "size"), _c_int(win_length, "win_length")
         if k is not None:
+            k = _c_int(k, "k")
             if win_length not in (0, k):
                 raise TypeError("give win_length or k, not both")
             win_length = k
         lib = _lib if lib_path is None else load_library(lib_path)
         handle = _GameP()
         if width is None and height is None:
-            status = lib.ttt_game_new(_c_int(size), _c_int(win_length),
-                                      ctypes.byref(handle))
+            status = lib.ttt_game_new(size, win_length, ctypes.byref(handle))
         else:
             status = lib.ttt_game_new_rect(
-                _c_int(size if width is None else width),
-                _c_int(size if height is None else height),
-                _c_int(win_length), ctypes.byref(handle))
+                size if width is None else _c_int(width, "width"),
+                size if height is None else _c_int(height, "height"),
+                win_length, ctypes.byref(handle))
         _check(lib, status)
         self._adopt(lib, handle)
         if misere:
@@ -665,6 +741,8 @@ class Game:
         self._win_length = lib.ttt_win_length(handle)
         self._listener = None
         self._old_listeners = []
+        # The threads inside this game's listener (close() refuses them).
+        self._listening = []
         # The move path's functions, one attribute lookup away, as private
         # function objects without argtypes: ctypes then converts ints and
         # pointers directly, without a from_param call per argument, which
@@ -683,7 +761,12 @@ class Game:
 
     def close(self) -> None:
         """Frees the game; safe to call more than once. It must not race
-        with other calls on the same game."""
+        with other calls on the same game. Called by the game's own
+        listener, it raises ListenerError and the game stays open."""
+        if threading.get_ident() in getattr(self, "_listening", ()):
+            raise ListenerError(
+                E_IN_LISTENER, "a listener cannot close its own game: close "
+                "it after the call that ran the listener returns")
         handle, self._handle = getattr(self, "_handle", None), None
         if handle:
             self._lib.ttt_game_free(handle)
@@ -723,12 +806,29 @@ class Game:
         _check(self._lib, self._lib.ttt_game_clone(self._h(), ctypes.byref(out)))
         return type(self)._from_handle(self._lib, out)
 
+    # copy.copy and copy.deepcopy clone the C game (each copy owns its own);
+    # pickle carries the saved record (names, rules, ending, moves).
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "Game":
+        return self.clone()
+
+    def __reduce__(self):
+        return (_load_record, (type(self), self.save()))
+
     @classmethod
     def load(cls, record: Union[str, bytes], lib_path: Optional[str] = None) -> "Game":
         """A game from a saved record (str or bytes); a ParseError (or the
         refused move's error) has .offset, the byte where the record is wrong."""
         lib = _lib if lib_path is None else load_library(lib_path)
-        data = record.encode() if isinstance(record, str) else bytes(record)
+        if isinstance(record, str):
+            data = _encode_record(lib, record)
+        elif isinstance(record, (bytes, bytearray, memoryview)):
+            data = bytes(record)
+        else:
+            raise TypeError("a record must be a str or bytes, not %s"
+                            % type(record).__name__)
         out, offset = _GameP(), ctypes.c_size_t()
         status = lib.ttt_game_load(data, len(data), None, ctypes.byref(out),
                                    ctypes.byref(offset))
@@ -754,14 +854,14 @@ class Game:
 
     def set_rule(self, rule: int, value: int) -> None:
         """Sets a Rule (only before the first move)."""
-        _check(self._lib, self._lib.ttt_game_set_rule(self._h(), _c_int(rule),
-                                                      _c_int(value)))
+        _check(self._lib, self._lib.ttt_game_set_rule(
+            self._h(), _c_int(rule, "rule"), _c_int(value, "value")))
 
     def get_rule(self, rule: int) -> int:
         """A Rule's value (0 or 1; a count of moves for Rule.PLY_LIMIT)."""
         value = ctypes.c_int()
-        _check(self._lib, self._lib.ttt_game_get_rule(self._h(), _c_int(rule),
-                                                      ctypes.byref(value)))
+        _check(self._lib, self._lib.ttt_game_get_rule(
+            self._h(), _c_int(rule, "rule"), ctypes.byref(value)))
         return value.value
 
     # -- playing --
@@ -792,11 +892,13 @@ class Game:
             raise TypeError("play() needs a column or a cell name")
         state = ctypes.c_int()
         if mark is None:
-            status = self._lib.ttt_play_next(self._h(), _c_int(row), _c_int(col),
-                                             ctypes.byref(state))
+            status = self._lib.ttt_play_next(
+                self._h(), _c_int(row, "row"), _c_int(col, "col"),
+                ctypes.byref(state))
         else:
-            status = self._lib.ttt_play(self._h(), _c_int(mark), _c_int(row),
-                                        _c_int(col), ctypes.byref(state))
+            status = self._lib.ttt_play(
+                self._h(), _c_int(mark, "mark"), _c_int(row, "row"),
+                _c_int(col, "col"), ctypes.byref(state))
         _check(self._lib, status)
         return _STATE_OF[state.value]
 
@@ -805,8 +907,8 @@ class Game:
         request is accepted and changes nothing. Returns the State."""
         state = ctypes.c_int()
         _check(self._lib, self._lib.ttt_play_at(
-            self._h(), _c_int(ply), _c_int(mark), _c_int(row), _c_int(col),
-            ctypes.byref(state)))
+            self._h(), _c_int(ply, "ply"), _c_int(mark, "mark"),
+            _c_int(row, "row"), _c_int(col, "col"), ctypes.byref(state)))
         return _STATE_OF[state.value]
 
     def undo(self) -> None:
@@ -832,7 +934,7 @@ class Game:
             if status:
                 raise self._fail(status)
         else:
-            _check(self._lib, self._lib.ttt_drop(self._h(), _c_int(col),
+            _check(self._lib, self._lib.ttt_drop(self._h(), _c_int(col, "col"),
                                                  ctypes.byref(row),
                                                  ctypes.byref(state)))
         return row.value, _STATE_OF[state.value]
@@ -848,16 +950,21 @@ class Game:
         """Names side mark (X or O): at most NAME_MAX bytes of UTF-8 without
         control characters (else PlayerNameError); "" removes the name. Kept
         by clone, reset and the saved record."""
-        data = name.encode("utf-8")
-        _check(self._lib, self._lib.ttt_game_set_name(self._h(), _c_int(mark),
-                                                      data, len(data)))
+        handle, mark = self._h(), _c_int(mark, "mark")
+        try:
+            data = _text(name, "a name").encode("utf-8")
+        except UnicodeEncodeError:
+            raise _error(self._lib, E_NAME) from None
+        _check(self._lib, self._lib.ttt_game_set_name(handle, mark, data,
+                                                      len(data)))
 
     def name(self, mark: int) -> str:
         """The name of side mark, "" if it has none."""
         buf = ctypes.create_string_buffer(NAME_MAX + 1)
         length = ctypes.c_size_t()
         _check(self._lib, self._lib.ttt_game_get_name(
-            self._h(), _c_int(mark), buf, NAME_MAX + 1, ctypes.byref(length)))
+            self._h(), _c_int(mark, "mark"), buf, NAME_MAX + 1,
+            ctypes.byref(length)))
         return buf.raw[:length.value].decode("utf-8")
 
     def resign(self, mark: int) -> State:
@@ -865,7 +972,7 @@ class Game:
         Returns the State; GameOverError if the game has ended. Not a move:
         undo() takes the resignation back alone."""
         state = ctypes.c_int()
-        _check(self._lib, self._lib.ttt_resign(self._h(), _c_int(mark),
+        _check(self._lib, self._lib.ttt_resign(self._h(), _c_int(mark, "mark"),
                                                ctypes.byref(state)))
         return _STATE_OF[state.value]
 
@@ -934,8 +1041,8 @@ class Game:
     def cell(self, row: int, col: int) -> Mark:
         """The Mark at (row, col)."""
         mark = ctypes.c_int()
-        _check(self._lib, self._lib.ttt_cell(self._h(), _c_int(row), _c_int(col),
-                                             ctypes.byref(mark)))
+        _check(self._lib, self._lib.ttt_cell(
+            self._h(), _c_int(row, "row"), _c_int(col, "col"), ctypes.byref(mark)))
         return _MARK_OF[mark.value]
 
     def board(self) -> Tuple[Tuple[Mark, ...], ...]:
@@ -962,15 +1069,18 @@ class Game:
         return [divmod(cell, w) for cell in cells[:length.value]]
 
     def moves(self) -> List[Tuple[Mark, int, int]]:
-        """The history as a list of (mark, row, col), first move first, read
-        in one call (the saved record)."""
-        names = self.save().rstrip("\n").rpartition(" moves=")[2]
-        if names == "-":
-            return []
+        """The history as a list of (mark, row, col), first move first (one
+        ttt_move_at call a move)."""
+        handle = self._h()
+        mark, row, col = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        refs = ctypes.byref(mark), ctypes.byref(row), ctypes.byref(col)
         result = []
-        for ply, name in enumerate(names.split(",")):
-            row, col = _parse_name(self._lib, name)
-            result.append((X if ply % 2 == 0 else O, row, col))
+        for ply in range(_check(self._lib, self._lib.ttt_ply(handle))):
+            status = self._lib.ttt_move_at(handle, ply, *refs)
+            if status == E_RANGE:
+                break  # another thread took moves back meanwhile
+            _check(self._lib, status)
+            result.append((_MARK_OF[mark.value], row.value, col.value))
         return result
 
     def winning_line(self) -> Optional[Tuple[Tuple[int, int], Tuple[int, int]]]:
@@ -1003,8 +1113,7 @@ class Game:
         would play on a clone (seed, a Seed, carries through). Returns the
         Counts of how they ended; the game is unchanged. One call: the count
         is the caller's time budget."""
-        if games < 0:
-            raise ValueError("games must not be negative")
+        games = _unsigned(games, 64, "games")
         counts = (ctypes.c_uint64 * 4)()
         _check(self._lib, self._lib.ttt_random_playouts(
             self._h(), _seed_ref(seed), games, counts))
@@ -1013,12 +1122,14 @@ class Game:
     def perft(self, depth: int, table_bytes: int = 0) -> Tuple[Counts, List[int]]:
         """Counts every game from here to its end or depth plies.
         Returns (Counts, by_length): by_length[i] counts games of i plies."""
+        depth = _c_int(depth, "depth")
+        table_bytes = _unsigned(table_bytes, _SIZE_BITS, "table_bytes")
         counts = (ctypes.c_uint64 * 4)()
         capacity = min(max(depth, 0), self._width * self._height) + 1
         by_length = (ctypes.c_uint64 * capacity)()
         length = ctypes.c_size_t()
         _check(self._lib, self._lib.ttt_perft(
-            self._h(), _c_int(depth), table_bytes, counts, by_length, capacity,
+            self._h(), depth, table_bytes, counts, by_length, capacity,
             ctypes.byref(length)))
         return Counts(*counts), list(by_length[:length.value])
 
@@ -1026,13 +1137,16 @@ class Game:
         """Counts the distinct positions within depth plies, by state."""
         counts = (ctypes.c_uint64 * 4)()
         _check(self._lib, self._lib.ttt_count_positions(
-            self._h(), _c_int(depth), table_bytes, counts))
+            self._h(), _c_int(depth, "depth"),
+            _unsigned(table_bytes, _SIZE_BITS, "table_bytes"), counts))
         return Counts(*counts)
 
     def solve(self, node_budget: int = 0, table_bytes: int = 0,
               value_only: bool = False) -> Solution:
         """Solves the position for the player to move: a Solution. If the
         budget runs out, the Solution has complete=False (no exception)."""
+        node_budget = _unsigned(node_budget, 64, "node_budget")
+        table_bytes = _unsigned(table_bytes, _SIZE_BITS, "table_bytes")
         out = _Solution(size=ctypes.sizeof(_Solution))
         w = self._width
         capacity = w * self._height
@@ -1056,7 +1170,8 @@ class Game:
         BotLevel.RANDOM."""
         row, col = ctypes.c_int(), ctypes.c_int()
         _check(self._lib, self._lib.ttt_best_move(
-            self._h(), _c_int(level), node_budget, _seed_ref(seed),
+            self._h(), _c_int(level, "level"),
+            _unsigned(node_budget, 64, "node_budget"), _seed_ref(seed, True),
             ctypes.byref(row), ctypes.byref(col)))
         return row.value, col.value
 
@@ -1073,10 +1188,21 @@ class Game:
         if callback is None:
             _check(self._lib, self._lib.ttt_set_listener(h, _LISTENER(), None))
         else:
+            if not callable(callback):
+                raise TypeError("a listener must be callable or None")
+            # The list, not the game: a closure over self would be a cycle
+            # that keeps the game from being freed when it is dropped.
+            listening = self._listening
+
             def trampoline(user, event):
                 e = event.contents
-                callback(Event(EventKind(e.kind), _MARK_OF[e.mark], e.row, e.col,
-                               e.ply, _STATE_OF[e.state]))
+                me = threading.get_ident()
+                listening.append(me)
+                try:
+                    callback(Event(EventKind(e.kind), _MARK_OF[e.mark], e.row,
+                                   e.col, e.ply, _STATE_OF[e.state]))
+                finally:
+                    listening.remove(me)
 
             function = _LISTENER(trampoline)
             _check(self._lib, self._lib.ttt_set_listener(h, function, None))
