@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# tests/server/ci.sh - runs the server's API, hostile-input, browser, load and crash tests against a built ttt-server.
+# Usage: tests/server/ci.sh PATH/TO/ttt-server [PYTHON]
+# Builds nothing; every server it starts listens on 127.0.0.1 on a free port
+# with a temporary database and is stopped by pid.
+set -euo pipefail
+server=$(realpath "${1:?usage: ci.sh PATH/TO/ttt-server [PYTHON]}")
+python=${2:-python3}
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export TTT_SERVER="$server" PYTHONDONTWRITEBYTECODE=1
+
+tests=("$here/test_api.py" "$here/test_hostile.py")
+if [ -f "$here/test_browser.py" ] && "$python" -c 'import selenium' 2>/dev/null &&
+   command -v chromedriver >/dev/null &&
+   { command -v chromium >/dev/null || command -v chromium-browser >/dev/null; }; then
+    tests+=("$here/test_browser.py")
+else
+    echo "ci.sh: no selenium, chromium or chromedriver: the browser test is not run" >&2
+fi
+cd "$work"
+timeout 600 "$python" -m pytest -q -p no:cacheprovider --rootdir "$here" "${tests[@]}"
+if [ -f "$here/crash.py" ]; then
+    timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
+fi
+if [ -f "$here/load.py" ]; then
+    timeout 120 "$python" "$here/load.py" --ci --dir "$work"
+fi
