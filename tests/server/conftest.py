@@ -11,7 +11,7 @@ def server(tmp_path):
     srv.start()
     yield srv
     if srv.proc:
-        srv.stop()
+        assert srv.stop() == 0, "the server did not stop cleanly"
 
 
 @pytest.fixture

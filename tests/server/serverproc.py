@@ -3,6 +3,7 @@ import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 
 import httpx
@@ -35,14 +36,16 @@ class Server:
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout=15.0):
+        self.log = open(self.db + ".log", "a")
         self.proc = subprocess.Popen(
             [server_path(), "--listen", "127.0.0.1", "--port", str(self.port),
              "--db", self.db, "--static", STATIC, *self.extra],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError("ttt-server exited: " + self.proc.stdout.read())
+                self.proc = None
+                raise RuntimeError("ttt-server exited: " + self.output())
             try:
                 if httpx.get(self.url + "/api/health", timeout=1.0).status_code == 200:
                     return self
@@ -62,8 +65,10 @@ class Server:
         except subprocess.TimeoutExpired:
             self.kill()
             raise
-        self.proc.stdout.close()
+        self.log.close()
         self.proc = None
+        if status != 0:
+            print(self.output(), file=sys.stderr)
         return status
 
     def kill(self):
@@ -73,5 +78,10 @@ class Server:
             except ProcessLookupError:
                 pass
             self.proc.wait(10)
-            self.proc.stdout.close()
+            self.log.close()
             self.proc = None
+
+    def output(self):
+        """What the server printed, over all its starts."""
+        with open(self.db + ".log") as f:
+            return f.read()
