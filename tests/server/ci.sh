@@ -11,7 +11,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 export TTT_SERVER="$server" PYTHONDONTWRITEBYTECODE=1
 
-tests=("$here/test_api.py" "$here/test_hostile.py")
+tests=("$here/test_api.py" "$here/test_hostile.py" "$here/test_docs.py")
 if [ -f "$here/test_browser.py" ] && "$python" -c 'import selenium' 2>/dev/null &&
    command -v chromedriver >/dev/null &&
    { command -v chromium >/dev/null || command -v chromium-browser >/dev/null; }; then
