@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/server/ci.sh - runs the server's API, hostile-input, browser, load and crash tests against a built ttt-server.
+# tests/server/ci.sh - runs the server's API, docs, hostile-input, browser, crash, load and restart tests against a built ttt-server.
 # Usage: tests/server/ci.sh PATH/TO/ttt-server [PYTHON]
 # Builds nothing; every server it starts listens on 127.0.0.1 on a free port
 # with a temporary database and is stopped by pid.
@@ -21,9 +21,6 @@ else
 fi
 cd "$work"
 timeout 600 "$python" -m pytest -q -p no:cacheprovider --rootdir "$here" "${tests[@]}"
-if [ -f "$here/crash.py" ]; then
-    timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
-fi
-if [ -f "$here/load.py" ]; then
-    timeout 120 "$python" "$here/load.py" --ci --dir "$work"
-fi
+timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
+timeout 120 "$python" "$here/load.py" --ci --dir "$work"
+timeout 120 "$python" "$here/restart.py" --ci --dir "$work"
