@@ -2,6 +2,7 @@
 #include "store.h"
 
 #include <pthread.h>
+#include <semaphore.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,8 @@ struct pending {
     const char *game_id;             /* an event of this game */
     const struct store_event *event;
     long long finish_order;
-    int done, result;
+    int result;
+    sem_t done;                      /* posted by the writer once committed */
     struct pending *next;
 };
 
@@ -25,7 +27,7 @@ struct store {
     sqlite3_stmt *insert_game, *insert_event, *finish_game;
     pthread_t writer;
     pthread_mutex_t lock;
-    pthread_cond_t wake_writer, wake_callers;
+    pthread_cond_t wake_writer;
     struct pending *head, *tail;
     int stopping;
     uint64_t commits;
@@ -126,16 +128,18 @@ static void *writer_main(void *arg)
         }
         double took = now_us() - start;
 
+        /* Each caller sleeps on its own semaphore, so a commit wakes
+         * exactly its callers and they do not queue for the store's lock. */
+        for (struct pending *p = batch, *next; p; p = next) {
+            next = p->next;
+            if (!ok)
+                p->result = -1;
+            sem_post(&p->done);
+        }
         pthread_mutex_lock(&store->lock);
         store->commits++;
         store->total_us += took;
         store->last_us = took;
-        for (struct pending *p = batch; p; p = p->next) {
-            if (!ok)
-                p->result = -1;
-            p->done = 1;
-        }
-        pthread_cond_broadcast(&store->wake_callers);
     }
     pthread_mutex_unlock(&store->lock);
     return NULL;
@@ -148,15 +152,17 @@ static int submit(struct store *store, struct pending *p)
         pthread_mutex_unlock(&store->lock);
         return -1;
     }
+    sem_init(&p->done, 0, 0);
     if (store->tail)
         store->tail->next = p;
     else
         store->head = p;
     store->tail = p;
     pthread_cond_signal(&store->wake_writer);
-    while (!p->done)
-        pthread_cond_wait(&store->wake_callers, &store->lock);
     pthread_mutex_unlock(&store->lock);
+    while (sem_wait(&p->done) != 0)
+        ; /* EINTR: wait on */
+    sem_destroy(&p->done);
     return p->result;
 }
 
@@ -242,7 +248,6 @@ struct store *store_open(const char *path, int synchronous_full, char *err,
     }
     pthread_mutex_init(&store->lock, NULL);
     pthread_cond_init(&store->wake_writer, NULL);
-    pthread_cond_init(&store->wake_callers, NULL);
     if (pthread_create(&store->writer, NULL, writer_main, store) != 0) {
         snprintf(err, err_len, "cannot start the writer thread");
         goto fail;
@@ -272,7 +277,6 @@ void store_close(struct store *store)
     sqlite3_close(store->db);
     pthread_mutex_destroy(&store->lock);
     pthread_cond_destroy(&store->wake_writer);
-    pthread_cond_destroy(&store->wake_callers);
     free(store);
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/server/ci.sh - runs the server's API, docs, hostile-input, browser, crash, load and restart tests against a built ttt-server.
-# Usage: tests/server/ci.sh PATH/TO/ttt-server [PYTHON]
+# Usage: tests/server/ci.sh PATH/TO/ttt-server [PYTHON]  (ttt-server-load beside it is used too)
 # Builds nothing; every server it starts listens on 127.0.0.1 on a free port
 # with a temporary database and is stopped by pid.
 set -euo pipefail
@@ -23,4 +23,8 @@ cd "$work"
 timeout 600 "$python" -m pytest -q -p no:cacheprovider --rootdir "$here" "${tests[@]}"
 timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
 timeout 120 "$python" "$here/load.py" --ci --dir "$work"
+load_c=$(dirname "$server")/ttt-server-load
+if [ -x "$load_c" ]; then
+    timeout 120 "$python" "$here/load.py" --ci --dir "$work" --c-client "$load_c"
+fi
 timeout 120 "$python" "$here/restart.py" --ci --dir "$work"

@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -98,6 +99,8 @@ def main():
     ap.add_argument("--k", type=int, default=5)
     ap.add_argument("--sync", default="full", choices=["full", "normal"])
     ap.add_argument("--dir", help="directory for the database (default: a temporary one)")
+    ap.add_argument("--c-client", help="run this ttt-server-load (the C load generator) "
+                    "instead of the Python clients")
     ap.add_argument("--ci", action="store_true", help="small and bounded: 50 games, 8 connections, 5 s")
     args = ap.parse_args()
     if args.ci:
@@ -113,7 +116,15 @@ def main():
             os.environ["TTT_SERVER"] = args.server
         srv.start()
         try:
-            counts = asyncio.run(run(args, srv.port))
+            if args.c_client:
+                done = subprocess.run(
+                    [args.c_client, "--port", str(srv.port), "--games", str(args.games),
+                     "--connections", str(args.connections), "--seconds", str(args.seconds),
+                     "--width", str(args.width), "--height", str(args.height), "--k", str(args.k)],
+                    timeout=args.seconds + 120)
+                counts = {"moves": 1, "errors": done.returncode}
+            else:
+                counts = asyncio.run(run(args, srv.port))
         finally:
             status = srv.stop()
         if counts["moves"] == 0 or counts["errors"] or status != 0:
