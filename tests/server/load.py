@@ -110,7 +110,7 @@ def main():
         return
     from serverproc import Server
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        srv = Server(os.path.join(tmp, "load.db"), "--max-games", str(args.games * 4 + 1000),
+        srv = Server(os.path.join(tmp, "load.db"), "--max-games", "2000000",
                      "--sync", args.sync)
         if args.server:
             os.environ["TTT_SERVER"] = args.server

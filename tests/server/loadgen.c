@@ -183,6 +183,8 @@ static void *run_worker(void *arg)
         if (!strstr(body, "\"state\":\"in_progress\"") || g->free_count == 0) {
             if (create_game(w->fd, g, &w->rng) != 0) {
                 w->failures++;
+                fprintf(stderr, "ttt-server-load: creating a game failed (the server's "
+                                "--max-games?)\n");
                 break;
             }
             w->created++;
