@@ -306,3 +306,45 @@ def test_browser_client_is_served_from_a_fixed_set(client):
     assert client.get("/style.css").status_code == 200
     for path in ("/meson.build", "/static/app.js", "/index.htm", "/api"):
         assert client.get(path).status_code == 404
+
+
+def test_record_loads_with_ttt_replay(client, tmp_path):
+    import os
+    cli = os.environ.get("TTT_CLI") or os.path.join(os.path.dirname(server_path()), "..", "ttt")
+    assert os.path.exists(cli), "the ttt program is built beside the server"
+    g = new_game(client, game="connect4")
+    for ply, column in enumerate("ddce"):
+        assert move(client, g, "xo"[ply % 2], ply, column=column).status_code == 200
+    client.post(f"/api/games/{g['id']}/resign", headers=auth(g["tokens"]["o"]))
+    path = tmp_path / "game.txt"
+    path.write_text(client.get(f"/api/games/{g['id']}").json()["record"])
+    out = subprocess.run([cli, "replay", str(path)], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 0, out.stderr
+    assert "7x6 board, 4 in a row, rules gravity, 4 moves" in out.stdout
+    assert "O resigned" in out.stdout or "resign" in out.stdout
+
+
+def test_sigterm_ends_open_event_streams(server, client):
+    g = new_game(client)
+    move(client, g, "x", 0, cell="a1")
+    opened = threading.Event()
+
+    def watch():
+        try:
+            with httpx.stream("GET", f"{server.url}/api/games/{g['id']}/events",
+                              timeout=30) as r:
+                for _ in r.iter_raw():
+                    opened.set()
+        except httpx.HTTPError:
+            pass
+
+    watchers = [threading.Thread(target=watch) for _ in range(3)]
+    for w in watchers:
+        w.start()
+    assert opened.wait(10)
+    start = time.monotonic()
+    assert server.stop() == 0
+    assert time.monotonic() - start < 5
+    for w in watchers:
+        w.join(10)
+        assert not w.is_alive()
