@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/server/ci.sh - runs the server's API, docs, hostile-input, browser, crash, load and restart tests against a built ttt-server.
-# Usage: tests/server/ci.sh PATH/TO/ttt-server [PYTHON]  (ttt-server-load beside it is used too)
+# Usage: tests/server/ci.sh PATH/TO/ttt-server [PYTHON]  (ttt-server-load beside it and
+# the ttt program in the directory above are used too)
 # Builds nothing; every server it starts listens on 127.0.0.1 on a free port
 # with a temporary database and is stopped by pid.
 set -euo pipefail
