@@ -74,30 +74,42 @@ static enum MHD_Result send_static(struct MHD_Connection *conn, const struct sta
     return rc;
 }
 
-/* An event stream being written to one connection. */
+/* An event stream being written to one connection: an event that did not
+ * fit into libmicrohttpd's buffer waits in pending for the next call. */
 struct stream {
     struct manager *mgr;
     struct game_entry *entry;
     struct stream_cursor cursor;
+    char pending[1024];
+    size_t pending_len, pending_sent;
 };
 
 static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     struct stream *s = cls;
     (void)pos;
-    /* Up to 15 one-second waits, then a comment line to keep the
-     * connection (and any proxy) awake. */
-    for (int i = 0; i < 15; i++) {
-        long n = stream_next(s->mgr, s->entry, &s->cursor, buf, max);
-        if (n < 0)
-            return MHD_CONTENT_READER_END_OF_STREAM;
-        if (n > 0)
-            return (ssize_t)n;
+    if (s->pending_sent == s->pending_len) {
+        s->pending_len = s->pending_sent = 0;
+        /* Up to 15 one-second waits, then a comment line to keep the
+         * connection (and any proxy) awake. */
+        for (int i = 0; i < 15 && s->pending_len == 0; i++) {
+            long n = stream_next(s->mgr, s->entry, &s->cursor, s->pending,
+                                 sizeof s->pending);
+            if (n < 0)
+                return MHD_CONTENT_READER_END_OF_STREAM;
+            s->pending_len = (size_t)n;
+        }
+        if (s->pending_len == 0) {
+            memcpy(s->pending, ":\n\n", 3);
+            s->pending_len = 3;
+        }
     }
-    if (max < 3)
-        return MHD_CONTENT_READER_END_OF_STREAM;
-    memcpy(buf, ":\n\n", 3);
-    return 3;
+    size_t n = s->pending_len - s->pending_sent;
+    if (n > max)
+        n = max;
+    memcpy(buf, s->pending + s->pending_sent, n);
+    s->pending_sent += n;
+    return (ssize_t)n;
 }
 
 static enum MHD_Result send_stream(struct server *srv, struct MHD_Connection *conn,

@@ -348,3 +348,14 @@ def test_sigterm_ends_open_event_streams(server, client):
     for w in watchers:
         w.join(10)
         assert not w.is_alive()
+
+
+def test_a_19x19_game_is_served_whole(client):
+    g = new_game(client, width=19, height=19, k=5, x={"name": "\u00c9milie \u6f22\u5b57 " + "z" * 40})
+    for ply, cell in enumerate(["j10", "k10", "s19", "a1"]):
+        assert move(client, g, "xo"[ply % 2], ply, cell=cell).status_code == 200
+    got = client.get(f"/api/games/{g['id']}").json()
+    assert len(got["board"]) == 19 and got["board"][0][0] == "o" and got["board"][18][18] == "x"
+    assert got["board"][9][9] == "x" and got["board"][9][10] == "o"
+    assert len(got["legal"]) == 361 - 4 and got["names"]["x"].startswith("\u00c9milie \u6f22\u5b57")
+    assert got["record"].startswith("ttt/1 n=19 k=5 rules=classic moves=j10,k10,s19,a1 x=")
