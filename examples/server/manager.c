@@ -293,6 +293,11 @@ static int load_game(void *user, const struct store_game *g, long long finish_or
 {
     struct load_counts *counts = user;
     struct game_entry *entry;
+    if (counts->games >= counts->mgr->limits.max_games) {
+        fprintf(stderr, "ttt-server: the database holds more than --max-games %ld games\n",
+                counts->mgr->limits.max_games);
+        return -1;
+    }
     int rc = entry_new(g, &entry);
     if (rc != TTT_OK) {
         fprintf(stderr, "ttt-server: game %s cannot be rebuilt: %s\n", g->id, ttt_strerror(rc));

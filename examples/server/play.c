@@ -194,6 +194,15 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
 {
     int rc = kind == STORE_RESIGN ? ttt_resign(entry->game, mark, NULL)
                                   : ttt_agree_draw(entry->game, NULL);
+    if (rc == TTT_E_GAME_OVER) {
+        /* A retried request (after a lost answer or a restart) finds its
+         * own ending in place and answers as the first time. */
+        int ending = ttt_ending(entry->game), state = ttt_state(entry->game);
+        int resigned = state == TTT_O_WON ? TTT_X : TTT_X_WON == state ? TTT_O : 0;
+        if ((kind == STORE_RESIGN && ending == TTT_END_RESIGN && resigned == mark) ||
+            (kind == STORE_DRAW && ending == TTT_END_AGREED))
+            return (struct reply){200, state_json(entry, entry->game)};
+    }
     if (rc != TTT_OK)
         return ttt_error_reply(409, rc, "%s", ttt_strerror(rc));
     struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1};
@@ -218,9 +227,9 @@ struct reply game_draw(struct manager *mgr, struct game_entry *entry, int mark)
 {
     struct reply r;
     pthread_mutex_lock(&entry->lock);
-    if (ttt_state(entry->game) != TTT_IN_PROGRESS) {
+    if (ttt_state(entry->game) != TTT_IN_PROGRESS && ttt_ending(entry->game) != TTT_END_AGREED) {
         r = ttt_error_reply(409, TTT_E_GAME_OVER, "%s", ttt_strerror(TTT_E_GAME_OVER));
-    } else if (entry->draw_offer == -mark) {
+    } else if (entry->draw_offer == -mark || ttt_ending(entry->game) == TTT_END_AGREED) {
         r = ending_locked(mgr, entry, mark, STORE_DRAW);
         if (r.http == 200)
             json_object_set_new(r.body, "draw", json_string("agreed"));

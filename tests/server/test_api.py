@@ -130,6 +130,8 @@ def test_resign_and_draw_offer_accept(client):
     r = client.post(url + "/resign", headers=auth(g["tokens"]["o"]))
     assert r.status_code == 200 and r.json()["state"] == "x_won" and r.json()["ending"] == "resign"
     assert client.post(url + "/resign", headers=auth(g["tokens"]["x"])).status_code == 409
+    retried = client.post(url + "/resign", headers=auth(g["tokens"]["o"]))
+    assert retried.status_code == 200 and retried.json() == r.json()
 
     d = new_game(client)
     url = f"/api/games/{d['id']}"
@@ -141,6 +143,8 @@ def test_resign_and_draw_offer_accept(client):
     accept = client.post(url + "/draw", headers=auth(d["tokens"]["o"]))
     assert accept.status_code == 200 and accept.json()["draw"] == "agreed"
     assert client.get(url).json()["state"] == "draw" and client.get(url).json()["ending"] == "agreed"
+    retried = client.post(url + "/draw", headers=auth(d["tokens"]["o"]))
+    assert retried.status_code == 200 and retried.json() == accept.json()
 
 
 def test_a_move_withdraws_a_draw_offer(client):
