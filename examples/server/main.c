@@ -37,6 +37,11 @@ static const char usage[] =
     "  --export ID            print game ID's libttt record from the database and exit\n"
     "  --help                 this text\n"
     "\n"
+    "Routes: POST /api/games, GET /api/games/ID, POST /api/games/ID/moves,\n"
+    "/resign and /draw (with Authorization: Bearer SEAT-TOKEN), GET /api/games/ID/events\n"
+    "(Server-Sent Events), GET /api/games/ID/record, GET /api/players, GET /api/health;\n"
+    "docs/server.md describes each with an example.\n"
+    "\n"
     "SIGTERM or SIGINT stops the server cleanly. Seat tokens are never logged.\n";
 
 static int parse_long(const char *text, long lo, long hi, long *out)
