@@ -159,8 +159,10 @@ def main():
         t.start()
 
         async def until_killed():
+            # The clients stop when the kills are done (below), or after ten
+            # minutes whatever happens.
             task = asyncio.ensure_future(load(srv.port, args.clients, args.games,
-                                              float("inf"), acks, problems))
+                                              time.monotonic() + 600, acks, problems))
             while t.is_alive():
                 await asyncio.sleep(0.1)
             await asyncio.sleep(0.5)  # some load on the last start
