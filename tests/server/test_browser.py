@@ -1,6 +1,5 @@
 """test_browser.py - the browser client in headless chromium: two players, a spectator, a reload, names as text."""
 import shutil
-import tempfile
 
 import pytest
 from selenium import webdriver
@@ -14,12 +13,12 @@ from selenium.webdriver.support.ui import Select, WebDriverWait
 WAIT = 15
 
 
-def browser():
+def browser(profile):
     options = webdriver.ChromeOptions()
     for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu",
                 "--no-first-run", "--disable-extensions", "--window-size=1000,900"):
         options.add_argument(arg)
-    options.add_argument("--user-data-dir=" + tempfile.mkdtemp(prefix="ttt-chrome-"))
+    options.add_argument("--user-data-dir=" + str(profile))
     binary = shutil.which("chromium") or shutil.which("chromium-browser")
     if binary:
         options.binary_location = binary
@@ -30,11 +29,11 @@ def browser():
 
 
 @pytest.fixture
-def browsers():
+def browsers(tmp_path):
     drivers = []
     try:
-        for _ in range(3):
-            drivers.append(browser())
+        for i in range(3):
+            drivers.append(browser(tmp_path / f"profile{i}"))
         yield drivers
     finally:
         for d in drivers:
