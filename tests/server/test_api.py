@@ -121,6 +121,12 @@ def test_gravity_moves_by_column(client):
     floating = move(client, g, "x", 2, cell="a1")
     assert floating.status_code == 422 and floating.json()["status"] == "TTT_E_FLOATING"
     assert move(client, g, "x", 2, column="h").status_code == 422
+    for ply in range(2, 6):
+        assert move(client, g, "xo"[ply % 2], ply, column="d").status_code == 200
+    full = move(client, g, "x", 6, column="d")
+    assert full.status_code == 422 and full.json()["status"] == "TTT_E_COLUMN_FULL"
+    assert full.json()["code"] == -23
+    assert client.get(f"/api/games/{g['id']}").json()["board"][0] == "...o..."
 
 
 def test_resign_and_draw_offer_accept(client):
