@@ -8,7 +8,7 @@ build=${1:-build-coverage}
 [ -f "$build/build.ninja" ] ||
   meson setup "$build" "$root" --werror -Db_coverage=true -Dbuildtype=debug >/dev/null
 find "$build" -name '*.gcda' -delete
-meson test -C "$build" --print-errorlogs --no-suite demos --no-suite fuzz
+meson test -C "$build" --print-errorlogs --no-suite demos --no-suite fuzz --no-suite server
 cd "$root"
 gcovr --root . --filter 'src/' --print-summary \
   --fail-under-line 95 --fail-under-branch 85 "$build"

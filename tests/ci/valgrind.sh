@@ -13,10 +13,10 @@ memcheck="valgrind --quiet --error-exitcode=99 --leak-check=full
  --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
  --fair-sched=yes"
 
-# Every test program but the CLI and brain scripts and the suites-required check (shell
-# scripts, whose shell is not ours to check) and the demos (Python and Rust
-# interpreters, likewise).
-tests=$(meson test -C "$build" --list --no-suite demos --no-suite fuzz 2>/dev/null |
+# Every test program but the CLI and brain scripts, the suites-required check
+# and the server suite (shell scripts, whose shell is not ours to check) and the
+# demos (Python and Rust interpreters, likewise).
+tests=$(meson test -C "$build" --list --no-suite demos --no-suite fuzz --no-suite server 2>/dev/null |
   sed -n 's/^libttt \/ //p' | grep -vxE 'cli|brain|suites-required')
 # shellcheck disable=SC2086 # test names are single words
 meson test -C "$build" --no-rebuild --print-errorlogs --timeout-multiplier 10 \

@@ -1,0 +1,98 @@
+/* games.h - the game manager: ids to libttt games, moves made durable before they are acknowledged. */
+#ifndef TTT_SERVER_GAMES_H
+#define TTT_SERVER_GAMES_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "store.h"
+#include "ttt.h"
+
+enum seat_kind { SEAT_HUMAN, SEAT_RANDOM, SEAT_STRONG, SEAT_PERFECT };
+
+#define TOKEN_LEN 32
+
+/* One held game. The libttt game has its own lock, which makes each move
+ * whole; `lock` spans a change and its commit, so every change a reader can
+ * see through the server is already durable and the log's order is the
+ * game's. Both are per game: games never wait for each other here. */
+struct game_entry {
+    char id[24];
+    ttt_game *game;
+    pthread_mutex_t lock;
+    pthread_cond_t changed;   /* a new event, or an offer: wakes event streams */
+    int events;               /* entries in the durable log (moves + ending) */
+    int offer_version;
+    signed char draw_offer;   /* the mark with a standing draw offer, or 0 */
+    unsigned char rated, bot_queued;
+    unsigned char kind[2];    /* [0] = x, [1] = o */
+    uint32_t budget[2];
+    char token[2][TOKEN_LEN + 1]; /* empty for a bot seat */
+    uint64_t seed;
+    long long finish_order;
+    struct game_entry *bot_next;
+};
+
+/* A reply: an HTTP status and a JSON body (owned). */
+struct reply {
+    int http;
+    json_t *body;
+};
+
+struct manager;
+
+struct manager_limits {
+    long max_games;
+    int max_size;
+    long max_budget;
+    int bot_threads;
+};
+
+struct manager *manager_new(struct store *store, const struct manager_limits *limits);
+/* Rebuilds every stored game by replaying its log; -1 on a read failure. */
+int manager_load(struct manager *mgr, long *games, long *events);
+/* Starts the bot threads (after loading: bots then move in loaded games). */
+int manager_start_bots(struct manager *mgr);
+/* Stops the bots and frees every game (the store stays open). */
+void manager_free(struct manager *mgr);
+/* Asks event streams to end; they return within a second. */
+void manager_stop_streams(struct manager *mgr);
+int manager_stopping(struct manager *mgr);
+
+struct game_entry *manager_find(struct manager *mgr, const char *id);
+
+struct reply game_create(struct manager *mgr, json_t *request);
+struct reply game_view(struct manager *mgr, struct game_entry *entry);
+/* The seat (TTT_X or TTT_O) whose token this is, or 0; constant time. */
+int game_seat_for_token(const struct game_entry *entry, const char *token, size_t len);
+struct reply game_move(struct manager *mgr, struct game_entry *entry, int mark,
+                       json_t *request);
+struct reply game_resign(struct manager *mgr, struct game_entry *entry, int mark);
+struct reply game_draw(struct manager *mgr, struct game_entry *entry, int mark);
+/* The libttt record of a game, malloc'ed, or NULL. */
+char *game_record(struct game_entry *entry);
+struct reply players_view(struct manager *mgr);
+struct reply health_view(struct manager *mgr);
+
+/* Event streams: formats the next event after *next_event into buf (at
+ * most cap bytes), waiting up to a second for one. Returns its length, 0
+ * for nothing new yet, -1 once the stream is over (game ended and told). */
+struct stream_cursor {
+    int next_event;   /* the log entry to send next */
+    int end_sent;
+    int offer_seen;
+};
+long stream_next(struct manager *mgr, struct game_entry *entry,
+                 struct stream_cursor *cursor, char *buf, size_t cap);
+
+struct reply error_reply(int http, const char *status, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+struct reply ttt_error_reply(int http, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Random bytes from the operating system; 0 or -1. */
+int random_bytes(void *buf, size_t len);
+
+#endif

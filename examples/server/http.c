@@ -1,0 +1,315 @@
+/* http.c - the HTTP side over libmicrohttpd: one route table, capped bodies, JSON replies and event streams. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "http.h"
+
+/* A request in progress: its body, read up to the cap. */
+struct request {
+    char *body;
+    size_t len;
+    int too_large;
+};
+
+static enum MHD_Result send_text(struct MHD_Connection *conn, int http, char *text,
+                                 size_t len, const char *type)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_buffer(len, text, MHD_RESPMEM_MUST_FREE);
+    if (!resp) {
+        free(text);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type", type);
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    if (http == 401)
+        MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
+    enum MHD_Result rc = MHD_queue_response(conn, (unsigned)http, resp);
+    MHD_destroy_response(resp);
+    return rc;
+}
+
+static enum MHD_Result send_reply(struct MHD_Connection *conn, struct reply r)
+{
+    char *text = r.body ? json_dumps(r.body, JSON_COMPACT) : NULL;
+    json_decref(r.body);
+    if (!text)
+        return MHD_NO;
+    size_t len = strlen(text);
+    /* One more byte for a newline, so a reply reads well in a terminal. */
+    char *line = realloc(text, len + 2);
+    if (!line) {
+        free(text);
+        return MHD_NO;
+    }
+    line[len] = '\n';
+    line[len + 1] = '\0';
+    return send_text(conn, r.http, line, len + 1, "application/json");
+}
+
+static const struct static_file *find_static(const struct server *srv, const char *url)
+{
+    if (strcmp(url, "/") == 0)
+        url = "/index.html";
+    for (size_t i = 0; i < srv->static_count; i++)
+        if (strcmp(url + 1, srv->statics[i].name) == 0)
+            return &srv->statics[i];
+    return NULL;
+}
+
+static enum MHD_Result send_static(struct MHD_Connection *conn, const struct static_file *f)
+{
+    struct MHD_Response *resp = MHD_create_response_from_buffer(
+        f->len, (void *)(uintptr_t)f->data, MHD_RESPMEM_PERSISTENT);
+    if (!resp)
+        return MHD_NO;
+    MHD_add_response_header(resp, "Content-Type", f->type);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "Content-Security-Policy",
+                            "default-src 'self'; connect-src 'self'; object-src 'none'");
+    enum MHD_Result rc = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return rc;
+}
+
+/* An event stream being written to one connection: an event that did not
+ * fit into libmicrohttpd's buffer waits in pending for the next call. */
+struct stream {
+    struct manager *mgr;
+    struct game_entry *entry;
+    struct stream_cursor cursor;
+    char pending[1024];
+    size_t pending_len, pending_sent;
+};
+
+static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
+{
+    struct stream *s = cls;
+    (void)pos;
+    if (s->pending_sent == s->pending_len) {
+        s->pending_len = s->pending_sent = 0;
+        /* Up to 15 one-second waits, then a comment line to keep the
+         * connection (and any proxy) awake. */
+        for (int i = 0; i < 15 && s->pending_len == 0; i++) {
+            long n = stream_next(s->mgr, s->entry, &s->cursor, s->pending,
+                                 sizeof s->pending);
+            if (n < 0)
+                return MHD_CONTENT_READER_END_OF_STREAM;
+            s->pending_len = (size_t)n;
+        }
+        if (s->pending_len == 0) {
+            memcpy(s->pending, ":\n\n", 3);
+            s->pending_len = 3;
+        }
+    }
+    size_t n = s->pending_len - s->pending_sent;
+    if (n > max)
+        n = max;
+    memcpy(buf, s->pending + s->pending_sent, n);
+    s->pending_sent += n;
+    return (ssize_t)n;
+}
+
+static enum MHD_Result send_stream(struct server *srv, struct MHD_Connection *conn,
+                                   struct game_entry *entry)
+{
+    struct stream *s = calloc(1, sizeof *s);
+    if (!s)
+        return MHD_NO;
+    s->mgr = srv->mgr;
+    s->entry = entry;
+    const char *last = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
+    if (!last)
+        last = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "last_event_id");
+    if (last) {
+        char *end;
+        long n = strtol(last, &end, 10);
+        if (end != last && *end == '\0' && n > 0)
+            s->cursor.next_event = n > 1 << 22 ? 1 << 22 : (int)n;
+    }
+    struct MHD_Response *resp = MHD_create_response_from_callback(
+        MHD_SIZE_UNKNOWN, 4096, stream_read, s, free);
+    if (!resp) {
+        free(s);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type", "text/event-stream");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    enum MHD_Result rc = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return rc;
+}
+
+static int valid_id(const char *id, size_t len)
+{
+    if (len == 0 || len > 23)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'z')))
+            return 0;
+    return 1;
+}
+
+static struct reply not_found(void)
+{
+    return error_reply(404, "not_found", 404, "no such route");
+}
+
+static struct reply bad_method(void)
+{
+    return error_reply(405, "method_not_allowed", 405, "this route takes another method");
+}
+
+/* The seat of the bearer token, or an error reply (401 none, 403 wrong). */
+static int authorize(struct MHD_Connection *conn, struct game_entry *entry, struct reply *err)
+{
+    const char *auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization");
+    if (!auth || strncmp(auth, "Bearer ", 7) != 0) {
+        *err = error_reply(401, "unauthorized", 401, "send the seat's token as Authorization: Bearer <token>");
+        return 0;
+    }
+    int seat = game_seat_for_token(entry, auth + 7, strlen(auth + 7));
+    if (!seat)
+        *err = error_reply(403, "forbidden", 403, "this token holds no seat in this game");
+    return seat;
+}
+
+static json_t *parse_body(const struct request *req, struct reply *err)
+{
+    json_error_t jerr;
+    json_t *v = json_loadb(req->body ? req->body : "", req->len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!v)
+        *err = error_reply(400, "TTT_E_PARSE", TTT_E_PARSE, "malformed JSON at byte %d: %s",
+                           jerr.position, jerr.text);
+    return v;
+}
+
+static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, const char *url,
+                             const char *method, struct request *req)
+{
+    int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
+    struct reply r, err;
+    if (strncmp(url, "/api/", 5) != 0) {
+        const struct static_file *f = find_static(srv, url);
+        if (!f)
+            return send_reply(conn, not_found());
+        return get ? send_static(conn, f) : send_reply(conn, bad_method());
+    }
+    const char *path = url + 5;
+    if (strcmp(path, "health") == 0)
+        return send_reply(conn, get ? health_view(srv->mgr) : bad_method());
+    if (strcmp(path, "players") == 0)
+        return send_reply(conn, get ? players_view(srv->mgr) : bad_method());
+    if (strcmp(path, "games") == 0) {
+        if (!post)
+            return send_reply(conn, bad_method());
+        json_t *body = parse_body(req, &err);
+        if (!body)
+            return send_reply(conn, err);
+        r = game_create(srv->mgr, body);
+        json_decref(body);
+        return send_reply(conn, r);
+    }
+    if (strncmp(path, "games/", 6) != 0)
+        return send_reply(conn, not_found());
+    const char *id = path + 6, *slash = strchr(id, '/');
+    size_t id_len = slash ? (size_t)(slash - id) : strlen(id);
+    const char *action = slash ? slash + 1 : "";
+    if (!valid_id(id, id_len) || strchr(action, '/'))
+        return send_reply(conn, not_found());
+    char key[24];
+    memcpy(key, id, id_len);
+    key[id_len] = '\0';
+    struct game_entry *entry = manager_find(srv->mgr, key);
+    if (!entry)
+        return send_reply(conn, error_reply(404, "not_found", 404, "no game %s", key));
+
+    if (action[0] == '\0')
+        return send_reply(conn, get ? game_view(srv->mgr, entry) : bad_method());
+    if (strcmp(action, "events") == 0)
+        return get ? send_stream(srv, conn, entry) : send_reply(conn, bad_method());
+    if (strcmp(action, "record") == 0) {
+        if (!get)
+            return send_reply(conn, bad_method());
+        char *text = game_record(entry);
+        if (!text)
+            return send_reply(conn, error_reply(503, "out_of_memory", 503, "out of memory"));
+        return send_text(conn, 200, text, strlen(text), "text/plain; charset=utf-8");
+    }
+    int is_move = strcmp(action, "moves") == 0, is_resign = strcmp(action, "resign") == 0;
+    int is_draw = strcmp(action, "draw") == 0;
+    if (!is_move && !is_resign && !is_draw)
+        return send_reply(conn, not_found());
+    if (!post)
+        return send_reply(conn, bad_method());
+    int seat = authorize(conn, entry, &err);
+    if (!seat)
+        return send_reply(conn, err);
+    if (is_resign)
+        return send_reply(conn, game_resign(srv->mgr, entry, seat));
+    if (is_draw)
+        return send_reply(conn, game_draw(srv->mgr, entry, seat));
+    json_t *body = parse_body(req, &err);
+    if (!body)
+        return send_reply(conn, err);
+    r = game_move(srv->mgr, entry, seat, body);
+    json_decref(body);
+    return send_reply(conn, r);
+}
+
+enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *url,
+                            const char *method, const char *version,
+                            const char *upload_data, size_t *upload_size, void **con_cls)
+{
+    struct server *srv = cls;
+    struct request *req = *con_cls;
+    (void)version;
+    if (!req) {
+        req = calloc(1, sizeof *req);
+        if (!req)
+            return MHD_NO;
+        *con_cls = req;
+        const char *length = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                         "Content-Length");
+        if (length && strtoull(length, NULL, 10) > srv->max_body) {
+            req->too_large = 1;
+            return send_reply(conn, error_reply(413, "too_large", 413,
+                                                "a request body has at most %zu bytes",
+                                                srv->max_body));
+        }
+        return MHD_YES;
+    }
+    if (*upload_size) {
+        if (!req->too_large && req->len + *upload_size <= srv->max_body) {
+            char *grown = realloc(req->body, req->len + *upload_size + 1);
+            if (!grown)
+                return MHD_NO;
+            req->body = grown;
+            memcpy(req->body + req->len, upload_data, *upload_size);
+            req->len += *upload_size;
+        } else {
+            req->too_large = 1;
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    if (req->too_large)
+        return send_reply(conn, error_reply(413, "too_large", 413,
+                                            "a request body has at most %zu bytes",
+                                            srv->max_body));
+    return route(srv, conn, url, method, req);
+}
+
+void http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+                    enum MHD_RequestTerminationCode why)
+{
+    struct request *req = *con_cls;
+    (void)cls, (void)conn, (void)why;
+    if (req) {
+        free(req->body);
+        free(req);
+        *con_cls = NULL;
+    }
+}

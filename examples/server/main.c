@@ -1,0 +1,264 @@
+/* main.c - ttt-server: flags, start-up (rebuilding games from the store), serving until SIGTERM. */
+#include <arpa/inet.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "http.h"
+
+#ifndef TTT_SERVER_STATIC_DIR
+#define TTT_SERVER_STATIC_DIR "static"
+#endif
+
+static const char usage[] =
+    "Usage: ttt-server [options]\n"
+    "Serves libttt games over HTTP+JSON (API under /api, browser client at /),\n"
+    "keeping every move in an SQLite database.\n"
+    "\n"
+    "  --listen ADDR          address to bind, IPv4 or IPv6 (default 127.0.0.1)\n"
+    "  --port N               TCP port (default 8080)\n"
+    "  --db PATH              SQLite database, created if missing (default ./ttt-games.db)\n"
+    "  --sync full|normal     full: each commit is synced to disk and survives a power cut;\n"
+    "                         normal: survives a crash of the server only (default full)\n"
+    "  --max-games N          games held at most (default 200000)\n"
+    "  --max-size N           widest and tallest board accepted, 3..1024 (default 19)\n"
+    "  --max-body BYTES       largest request body (default 8192)\n"
+    "  --max-header BYTES     memory per connection for the request line and headers\n"
+    "                         (default 16384; larger requests get 431)\n"
+    "  --max-connections N    connections at once (default 512)\n"
+    "  --max-budget N         largest node budget of a bot seat (default 2000000)\n"
+    "  --bot-threads N        threads moving bot seats (default 2)\n"
+    "  --static DIR           directory of index.html, app.js and style.css\n"
+    "                         (default " TTT_SERVER_STATIC_DIR ")\n"
+    "  --export ID            print game ID's libttt record from the database and exit\n"
+    "  --help                 this text\n"
+    "\n"
+    "Routes: POST /api/games, GET /api/games/ID, POST /api/games/ID/moves,\n"
+    "/resign and /draw (with Authorization: Bearer SEAT-TOKEN), GET /api/games/ID/events\n"
+    "(Server-Sent Events), GET /api/games/ID/record, GET /api/players, GET /api/health;\n"
+    "docs/server.md describes each with an example.\n"
+    "\n"
+    "SIGTERM or SIGINT stops the server cleanly. Seat tokens are never logged.\n";
+
+static int parse_long(const char *text, long lo, long hi, long *out)
+{
+    char *end;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static char *read_file(const char *dir, const char *name, size_t *len)
+{
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *data = NULL;
+    size_t cap = 0;
+    *len = 0;
+    for (;;) {
+        if (*len == cap) {
+            if (cap >= (size_t)1 << 24)
+                break;
+            char *grown = realloc(data, cap = cap ? 2 * cap : 65536);
+            if (!grown)
+                break;
+            data = grown;
+        }
+        size_t got = fread(data + *len, 1, cap - *len, f);
+        if (got == 0)
+            break;
+        *len += got;
+    }
+    fclose(f);
+    return data;
+}
+
+static void load_statics(struct server *srv, const char *dir)
+{
+    static const char *const names[3][2] = {
+        {"index.html", "text/html; charset=utf-8"},
+        {"app.js", "text/javascript; charset=utf-8"},
+        {"style.css", "text/css; charset=utf-8"},
+    };
+    for (int i = 0; i < 3; i++) {
+        size_t len;
+        char *data = read_file(dir, names[i][0], &len);
+        if (!data) {
+            fprintf(stderr, "ttt-server: %s/%s not found: the browser client is off\n", dir,
+                    names[i][0]);
+            continue;
+        }
+        srv->statics[srv->static_count++] =
+            (struct static_file){names[i][0], names[i][1], data, len};
+    }
+}
+
+static double seconds_since(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    const char *listen_addr = "127.0.0.1", *db_path = "./ttt-games.db";
+    const char *static_dir = TTT_SERVER_STATIC_DIR, *export_id = NULL;
+    long port = 8080, max_games = 200000, max_size = 19, max_body = 8192;
+    long max_header = 16384, max_conns = 512, max_budget = 2000000, bot_threads = 2;
+    int sync_full = 1;
+    enum { O_LISTEN = 256, O_PORT, O_DB, O_SYNC, O_GAMES, O_SIZE, O_BODY, O_HEADER,
+           O_CONNS, O_BUDGET, O_BOTS, O_STATIC, O_EXPORT, O_HELP };
+    static const struct option options[] = {
+        {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
+        {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
+        {"max-games", required_argument, NULL, O_GAMES},
+        {"max-size", required_argument, NULL, O_SIZE},
+        {"max-body", required_argument, NULL, O_BODY},
+        {"max-header", required_argument, NULL, O_HEADER},
+        {"max-connections", required_argument, NULL, O_CONNS},
+        {"max-budget", required_argument, NULL, O_BUDGET},
+        {"bot-threads", required_argument, NULL, O_BOTS},
+        {"static", required_argument, NULL, O_STATIC},
+        {"export", required_argument, NULL, O_EXPORT},
+        {"help", no_argument, NULL, O_HELP}, {NULL, 0, NULL, 0},
+    };
+    int opt, bad = 0;
+    while ((opt = getopt_long(argc, argv, "", options, NULL)) != -1) {
+        switch (opt) {
+        case O_LISTEN: listen_addr = optarg; break;
+        case O_PORT: bad |= parse_long(optarg, 0, 65535, &port); break;
+        case O_DB: db_path = optarg; break;
+        case O_SYNC:
+            if (strcmp(optarg, "full") == 0) sync_full = 1;
+            else if (strcmp(optarg, "normal") == 0) sync_full = 0;
+            else bad = 1;
+            break;
+        case O_GAMES: bad |= parse_long(optarg, 1, 50000000, &max_games); break;
+        case O_SIZE: bad |= parse_long(optarg, 3, TTT_MAX_SIZE, &max_size); break;
+        case O_BODY: bad |= parse_long(optarg, 64, 1 << 24, &max_body); break;
+        case O_HEADER: bad |= parse_long(optarg, 1024, 1 << 24, &max_header); break;
+        case O_CONNS: bad |= parse_long(optarg, 1, 100000, &max_conns); break;
+        case O_BUDGET: bad |= parse_long(optarg, 1, 4000000000L, &max_budget); break;
+        case O_BOTS: bad |= parse_long(optarg, 1, 64, &bot_threads); break;
+        case O_STATIC: static_dir = optarg; break;
+        case O_EXPORT: export_id = optarg; break;
+        case O_HELP: fputs(usage, stdout); return 0;
+        default: bad = 1;
+        }
+    }
+    if (bad || optind != argc) {
+        fputs(usage, stderr);
+        return 2;
+    }
+
+    union {
+        struct sockaddr sa;
+        struct sockaddr_in in4;
+        struct sockaddr_in6 in6;
+    } addr;
+    memset(&addr, 0, sizeof addr);
+    unsigned ipv6 = 0;
+    if (inet_pton(AF_INET, listen_addr, &addr.in4.sin_addr) == 1) {
+        addr.in4.sin_family = AF_INET;
+        addr.in4.sin_port = htons((uint16_t)port);
+    } else if (inet_pton(AF_INET6, listen_addr, &addr.in6.sin6_addr) == 1) {
+        addr.in6.sin6_family = AF_INET6;
+        addr.in6.sin6_port = htons((uint16_t)port);
+        ipv6 = MHD_USE_IPv6;
+    } else {
+        fprintf(stderr, "ttt-server: --listen takes a numeric IPv4 or IPv6 address\n");
+        return 2;
+    }
+
+    /* Signals go to sigwait below only, never to a worker thread. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGTERM);
+    sigaddset(&stop_signals, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    char err[256];
+    struct store *store = store_open(db_path, sync_full, err, sizeof err);
+    if (!store) {
+        fprintf(stderr, "ttt-server: %s\n", err);
+        return 1;
+    }
+    struct manager_limits limits = {max_games, (int)max_size, max_budget, (int)bot_threads};
+    struct manager *mgr = manager_new(store, &limits);
+    long games = 0, events = 0;
+    if (!mgr || manager_load(mgr, &games, &events) != 0) {
+        fprintf(stderr, "ttt-server: cannot read the games in %s\n", db_path);
+        if (mgr)
+            manager_free(mgr);
+        store_close(store);
+        return 1;
+    }
+    if (export_id) {
+        struct game_entry *entry = manager_find(mgr, export_id);
+        char *record = entry ? game_record(entry) : NULL;
+        if (record)
+            fputs(record, stdout);
+        else
+            fprintf(stderr, "ttt-server: no game %s in %s\n", export_id, db_path);
+        free(record);
+        manager_free(mgr);
+        store_close(store);
+        return record ? 0 : 1;
+    }
+    if (manager_start_bots(mgr) != 0) {
+        fprintf(stderr, "ttt-server: cannot start the bot threads\n");
+        manager_free(mgr);
+        store_close(store);
+        return 1;
+    }
+
+    struct server srv;
+    memset(&srv, 0, sizeof srv);
+    srv.mgr = mgr;
+    srv.max_body = (size_t)max_body;
+    load_statics(&srv, static_dir);
+
+    struct MHD_Daemon *daemon = MHD_start_daemon(
+        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | ipv6, 0, NULL, NULL,
+        http_handle, &srv,
+        MHD_OPTION_SOCK_ADDR, &addr.sa,
+        MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)max_header,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conns,
+        MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+        MHD_OPTION_NOTIFY_COMPLETED, http_completed, &srv,
+        MHD_OPTION_END);
+    int status = 0;
+    if (!daemon) {
+        fprintf(stderr, "ttt-server: cannot listen on %s port %ld\n", listen_addr, port);
+        status = 1;
+    } else {
+        printf("ttt-server: %ld games (%ld events) rebuilt in %.2f s; serving http://%s%s%s:%ld/\n",
+               games, events, seconds_since(&start), ipv6 ? "[" : "", listen_addr,
+               ipv6 ? "]" : "", port);
+        fflush(stdout);
+        int sig;
+        sigwait(&stop_signals, &sig);
+        printf("ttt-server: stopping\n");
+        fflush(stdout);
+        manager_stop_streams(mgr);
+        MHD_stop_daemon(daemon);
+    }
+    manager_free(mgr);
+    store_close(store);
+    for (size_t i = 0; i < srv.static_count; i++)
+        free(srv.statics[i].data);
+    return status;
+}

@@ -1,0 +1,598 @@
+/* manager.c - the id table, game creation, rebuilding games from the store, bot seats, ratings and health. */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include "manager.h"
+
+int random_bytes(void *buf, size_t len)
+{
+    unsigned char *p = buf;
+    while (len > 0) {
+        ssize_t got = getrandom(p, len, 0);
+        if (got < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += got;
+        len -= (size_t)got;
+    }
+    return 0;
+}
+
+static void random_hex(char *out, size_t chars)
+{
+    unsigned char bytes[32];
+    static const char hex[] = "0123456789abcdef";
+    size_t n = (chars + 1) / 2;
+    if (n > sizeof bytes || random_bytes(bytes, n) != 0) {
+        out[0] = '\0';
+        return;
+    }
+    for (size_t i = 0; i < chars; i++)
+        out[i] = hex[(bytes[i / 2] >> (i % 2 ? 0 : 4)) & 15];
+    out[chars] = '\0';
+}
+
+static size_t hash_id(const char *id)
+{
+    uint64_t h = 1469598103934665603u;
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 1099511628211u;
+    return (size_t)h;
+}
+
+struct manager *manager_new(struct store *store, const struct manager_limits *limits)
+{
+    struct manager *mgr = calloc(1, sizeof *mgr);
+    if (!mgr)
+        return NULL;
+    size_t cap = 1024;
+    while (cap < (size_t)limits->max_games * 2)
+        cap *= 2;
+    mgr->slots = calloc(cap, sizeof *mgr->slots);
+    if (!mgr->slots) {
+        free(mgr);
+        return NULL;
+    }
+    mgr->mask = cap - 1;
+    mgr->store = store;
+    mgr->limits = *limits;
+    atomic_init(&mgr->finish_counter, 1);
+    pthread_mutex_init(&mgr->create_lock, NULL);
+    pthread_mutex_init(&mgr->bot_lock, NULL);
+    pthread_cond_init(&mgr->bot_wake, NULL);
+    return mgr;
+}
+
+struct game_entry *manager_find(struct manager *mgr, const char *id)
+{
+    for (size_t i = hash_id(id), n = 0; n <= mgr->mask; i++, n++) {
+        struct game_entry *e = atomic_load_explicit(&mgr->slots[i & mgr->mask],
+                                                    memory_order_acquire);
+        if (!e)
+            return NULL;
+        if (strcmp(e->id, id) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+static void insert(struct manager *mgr, struct game_entry *entry)
+{
+    pthread_mutex_lock(&mgr->create_lock);
+    size_t i = hash_id(entry->id);
+    while (atomic_load_explicit(&mgr->slots[i & mgr->mask], memory_order_relaxed))
+        i++;
+    atomic_store_explicit(&mgr->slots[i & mgr->mask], entry, memory_order_release);
+    pthread_mutex_unlock(&mgr->create_lock);
+}
+
+static void entry_free(struct game_entry *entry)
+{
+    ttt_game_free(entry->game);
+    pthread_mutex_destroy(&entry->lock);
+    pthread_cond_destroy(&entry->changed);
+    free(entry);
+}
+
+/* A new entry for a stored or requested game; a libttt status. */
+static int entry_new(const struct store_game *g, struct game_entry **out)
+{
+    struct game_entry *e = calloc(1, sizeof *e);
+    if (!e)
+        return TTT_E_NOMEM;
+    int rc = ttt_game_new_rect(g->width, g->height, g->k, &e->game);
+    if (rc != TTT_OK) {
+        free(e);
+        return rc;
+    }
+    const int rules[4][2] = {{TTT_RULE_GRAVITY, g->gravity}, {TTT_RULE_MISERE, g->misere},
+                             {TTT_RULE_EARLY_DRAW, g->early_draw},
+                             {TTT_RULE_PLY_LIMIT, g->ply_limit}};
+    for (int i = 0; i < 4 && rc == TTT_OK; i++)
+        rc = ttt_game_set_rule(e->game, rules[i][0], rules[i][1]);
+    for (int s = 0; s < 2 && rc == TTT_OK; s++)
+        rc = ttt_game_set_name(e->game, s == 0 ? TTT_X : TTT_O, g->name[s], strlen(g->name[s]));
+    if (rc != TTT_OK) {
+        ttt_game_free(e->game);
+        free(e);
+        return rc;
+    }
+    snprintf(e->id, sizeof e->id, "%s", g->id);
+    for (int s = 0; s < 2; s++) {
+        int kind = kind_from_name(g->kind[s]);
+        e->kind[s] = (unsigned char)(kind < 0 ? SEAT_HUMAN : kind);
+        e->budget[s] = (uint32_t)g->budget[s];
+        snprintf(e->token[s], sizeof e->token[s], "%.32s", g->token[s]);
+    }
+    e->rated = g->rated != 0;
+    random_bytes(&e->seed, sizeof e->seed);
+    pthread_mutex_init(&e->lock, NULL);
+    pthread_cond_init(&e->changed, NULL);
+    *out = e;
+    return TTT_OK;
+}
+
+static int get_bool(json_t *obj, const char *key, int fallback, int *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v || json_is_null(v)) {
+        *out = fallback;
+        return 0;
+    }
+    if (!json_is_boolean(v))
+        return -1;
+    *out = json_is_true(v);
+    return 0;
+}
+
+/* An integer field in lo..hi; -1 for a wrong type, -2 out of range. */
+static int get_int(json_t *obj, const char *key, long fallback, long lo, long hi, int *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v || json_is_null(v)) {
+        *out = (int)fallback;
+        return 0;
+    }
+    if (!json_is_integer(v))
+        return -1;
+    json_int_t x = json_integer_value(v);
+    if (x < lo || x > hi)
+        return -2;
+    *out = (int)x;
+    return 0;
+}
+
+#define FIELD_ERROR(rc, key, range_status)                                                \
+    ((rc) == -1 ? error_reply(400, "TTT_E_INVALID", TTT_E_INVALID, "%s has the wrong type", \
+                              key)                                                        \
+                : ttt_error_reply(422, range_status, "%s is out of range", key))
+
+struct reply game_create(struct manager *mgr, json_t *req)
+{
+    struct store_game g;
+    memset(&g, 0, sizeof g);
+    int rc, max = mgr->limits.max_size;
+    if (!json_is_object(req))
+        return error_reply(400, "TTT_E_INVALID", TTT_E_INVALID, "the body must be a JSON object");
+    json_t *preset = json_object_get(req, "game");
+    if (preset && !json_is_null(preset)) {
+        const char *p = json_string_value(preset);
+        if (!p)
+            return FIELD_ERROR(-1, "game", TTT_E_INVALID);
+        if (strcmp(p, "tictactoe") == 0)
+            g.width = g.height = g.k = 3;
+        else if (strcmp(p, "connect4") == 0)
+            g.width = 7, g.height = 6, g.k = 4, g.gravity = 1;
+        else if (strcmp(p, "gomoku") == 0)
+            g.width = g.height = 15, g.k = 5;
+        else
+            return ttt_error_reply(422, TTT_E_SIZE, "unknown game %.40s", p);
+        if (g.width > max || g.height > max)
+            return ttt_error_reply(422, TTT_E_SIZE, "this server allows boards up to %d", max);
+    } else {
+        if ((rc = get_int(req, "width", 3, 3, max, &g.width)) != 0)
+            return FIELD_ERROR(rc, "width", TTT_E_SIZE);
+        if ((rc = get_int(req, "height", g.width, 3, max, &g.height)) != 0)
+            return FIELD_ERROR(rc, "height", TTT_E_SIZE);
+        if ((rc = get_int(req, "k", 0, 0, max, &g.k)) != 0)
+            return FIELD_ERROR(rc, "k", TTT_E_SIZE);
+        if ((rc = get_bool(req, "gravity", 0, &g.gravity)) != 0)
+            return FIELD_ERROR(rc, "gravity", TTT_E_RULE);
+    }
+    json_t *rules = json_object_get(req, "rules");
+    if (rules && !json_is_null(rules) && !json_is_object(rules))
+        return FIELD_ERROR(-1, "rules", TTT_E_RULE);
+    if ((rc = get_bool(rules, "misere", 0, &g.misere)) != 0)
+        return FIELD_ERROR(rc, "rules.misere", TTT_E_RULE);
+    if ((rc = get_bool(rules, "early_draw", 0, &g.early_draw)) != 0)
+        return FIELD_ERROR(rc, "rules.early_draw", TTT_E_RULE);
+    if ((rc = get_int(rules, "ply_limit", 0, 0, (long)max * max, &g.ply_limit)) != 0)
+        return FIELD_ERROR(rc, "rules.ply_limit", TTT_E_RULE);
+    if ((rc = get_bool(req, "rated", 0, &g.rated)) != 0)
+        return FIELD_ERROR(rc, "rated", TTT_E_INVALID);
+
+    for (int s = 0; s < 2; s++) {
+        const char *seat = s == 0 ? "x" : "o";
+        json_t *p = json_object_get(req, seat);
+        if (p && !json_is_null(p) && !json_is_object(p))
+            return FIELD_ERROR(-1, seat, TTT_E_INVALID);
+        json_t *kind = json_object_get(p, "kind"), *name = json_object_get(p, "name");
+        int k = SEAT_HUMAN, budget = 0;
+        if (kind && !json_is_null(kind)) {
+            if (!json_is_string(kind))
+                return FIELD_ERROR(-1, "kind", TTT_E_INVALID);
+            if ((k = kind_from_name(json_string_value(kind))) < 0)
+                return ttt_error_reply(422, TTT_E_INVALID,
+                                       "kind must be human, random, strong or perfect");
+        }
+        if ((rc = get_int(p, "budget", 0, 0, mgr->limits.max_budget, &budget)) != 0)
+            return FIELD_ERROR(rc, "budget", TTT_E_RANGE);
+        if (name && !json_is_null(name)) {
+            if (!json_is_string(name))
+                return FIELD_ERROR(-1, "name", TTT_E_NAME);
+            if (json_string_length(name) > TTT_NAME_MAX)
+                return ttt_error_reply(422, TTT_E_NAME, "a name has at most %d bytes",
+                                       TTT_NAME_MAX);
+            snprintf(g.name[s], sizeof g.name[s], "%s", json_string_value(name));
+            if (strlen(g.name[s]) != json_string_length(name))
+                return ttt_error_reply(422, TTT_E_NAME, "a name has no NUL bytes");
+        } else {
+            snprintf(g.name[s], sizeof g.name[s], "%s", k == SEAT_HUMAN
+                     ? (s == 0 ? "X" : "O") : k == SEAT_RANDOM ? "random bot"
+                     : k == SEAT_STRONG ? "strong bot" : "perfect bot");
+        }
+        snprintf(g.kind[s], sizeof g.kind[s], "%s", kind_name(k));
+        g.budget[s] = budget;
+        if (k == SEAT_HUMAN)
+            random_hex(g.token[s], TOKEN_LEN);
+    }
+    random_hex(g.id, 16);
+
+    struct game_entry *entry;
+    if ((rc = entry_new(&g, &entry)) != TTT_OK)
+        return ttt_error_reply(422, rc, "%s", ttt_strerror(rc));
+    if (atomic_fetch_add(&mgr->games, 1) >= mgr->limits.max_games) {
+        atomic_fetch_sub(&mgr->games, 1);
+        entry_free(entry);
+        return error_reply(503, "too_many_games", 503, "this server holds its maximum of %ld games",
+                           mgr->limits.max_games);
+    }
+    if (store_add_game(mgr->store, &g) != 0) {
+        atomic_fetch_sub(&mgr->games, 1);
+        entry_free(entry);
+        return error_reply(503, "store_failed", 503, "the game could not be stored");
+    }
+    insert(mgr, entry);
+
+    json_t *tokens = json_object();
+    for (int s = 0; s < 2; s++)
+        if (g.token[s][0])
+            json_object_set_new(tokens, s == 0 ? "x" : "o", json_string(g.token[s]));
+    pthread_mutex_lock(&entry->lock);
+    json_t *state = state_json(entry, entry->game);
+    pthread_mutex_unlock(&entry->lock);
+    bot_enqueue(mgr, entry);
+    return (struct reply){201, json_pack("{s:s, s:o, s:o}", "id", g.id, "tokens", tokens,
+                                         "game", state)};
+}
+
+struct load_counts {
+    struct manager *mgr;
+    long games, events;
+};
+
+static int load_game(void *user, const struct store_game *g, long long finish_order)
+{
+    struct load_counts *counts = user;
+    struct game_entry *entry;
+    if (counts->games >= counts->mgr->limits.max_games) {
+        fprintf(stderr, "ttt-server: the database holds more than --max-games %ld games\n",
+                counts->mgr->limits.max_games);
+        return -1;
+    }
+    int rc = entry_new(g, &entry);
+    if (rc != TTT_OK) {
+        fprintf(stderr, "ttt-server: game %s cannot be rebuilt: %s\n", g->id, ttt_strerror(rc));
+        return 0;
+    }
+    entry->finish_order = finish_order;
+    if (finish_order >= atomic_load(&counts->mgr->finish_counter))
+        atomic_store(&counts->mgr->finish_counter, finish_order + 1);
+    insert(counts->mgr, entry);
+    atomic_fetch_add(&counts->mgr->games, 1);
+    counts->games++;
+    return 0;
+}
+
+static int load_event(void *user, const char *game_id, const struct store_event *ev)
+{
+    struct load_counts *counts = user;
+    struct game_entry *entry = manager_find(counts->mgr, game_id);
+    if (!entry || ev->seq != entry->events)
+        return 0;
+    int width = ttt_width(entry->game), rc;
+    if (ev->kind == STORE_MOVE)
+        rc = ttt_play(entry->game, ev->mark, ev->cell / width, ev->cell % width, NULL);
+    else if (ev->kind == STORE_RESIGN)
+        rc = ttt_resign(entry->game, ev->mark, NULL);
+    else
+        rc = ttt_agree_draw(entry->game, NULL);
+    if (rc != TTT_OK) {
+        fprintf(stderr, "ttt-server: game %s: stored event %d does not replay: %s\n",
+                game_id, ev->seq, ttt_strerror(rc));
+        return 0;
+    }
+    entry->events++;
+    atomic_fetch_add(&counts->mgr->moves_acked, ev->kind == STORE_MOVE ? 1u : 0u);
+    counts->events++;
+    return 0;
+}
+
+int manager_load(struct manager *mgr, long *games, long *events)
+{
+    struct load_counts counts = {mgr, 0, 0};
+    int rc = store_load(mgr->store, load_game, load_event, &counts);
+    atomic_store(&mgr->moves_acked, 0);
+    *games = counts.games;
+    *events = counts.events;
+    return rc;
+}
+
+static int bot_to_move(const struct game_entry *entry)
+{
+    int mark = ttt_to_move(entry->game);
+    return mark != TTT_EMPTY && entry->kind[seat_index(mark)] != SEAT_HUMAN;
+}
+
+void bot_enqueue(struct manager *mgr, struct game_entry *entry)
+{
+    if (!bot_to_move(entry))
+        return;
+    pthread_mutex_lock(&mgr->bot_lock);
+    if (!entry->bot_queued) {
+        entry->bot_queued = 1;
+        entry->bot_next = NULL;
+        if (mgr->bot_tail)
+            mgr->bot_tail->bot_next = entry;
+        else
+            mgr->bot_head = entry;
+        mgr->bot_tail = entry;
+        pthread_cond_signal(&mgr->bot_wake);
+    }
+    pthread_mutex_unlock(&mgr->bot_lock);
+}
+
+/* One bot move in entry's game, searched without holding entry->lock (the
+ * search copies the game under libttt's lock), then played at the ply it
+ * was searched for, so a change meanwhile (a resignation) wins. */
+static void bot_move(struct manager *mgr, struct game_entry *entry)
+{
+    pthread_mutex_lock(&entry->lock);
+    int mark = ttt_to_move(entry->game), ply = ttt_ply(entry->game);
+    if (mark == TTT_EMPTY || entry->kind[seat_index(mark)] == SEAT_HUMAN) {
+        pthread_mutex_unlock(&entry->lock);
+        return;
+    }
+    int kind = entry->kind[seat_index(mark)];
+    uint64_t budget = entry->budget[seat_index(mark)], seed = entry->seed;
+    pthread_mutex_unlock(&entry->lock);
+
+    int level = kind == SEAT_RANDOM ? TTT_BOT_RANDOM
+              : kind == SEAT_STRONG ? TTT_BOT_STRONG : TTT_BOT_PERFECT;
+    if (level == TTT_BOT_PERFECT && budget == 0)
+        budget = (uint64_t)mgr->limits.max_budget;
+    int row, col;
+    int rc = ttt_best_move(entry->game, level, budget, &seed, &row, &col);
+    if (rc == TTT_E_BUDGET)
+        rc = ttt_best_move(entry->game, TTT_BOT_STRONG, budget, &seed, &row, &col);
+    if (rc != TTT_OK)
+        return;
+    pthread_mutex_lock(&entry->lock);
+    entry->seed = seed;
+    if (ttt_ply(entry->game) == ply)
+        play_locked(mgr, entry, ply, mark, row, col);
+    pthread_mutex_unlock(&entry->lock);
+}
+
+static void *bot_main(void *arg)
+{
+    struct manager *mgr = arg;
+    pthread_mutex_lock(&mgr->bot_lock);
+    for (;;) {
+        while (!mgr->bot_head && !mgr->bots_stopping)
+            pthread_cond_wait(&mgr->bot_wake, &mgr->bot_lock);
+        if (mgr->bots_stopping)
+            break;
+        struct game_entry *entry = mgr->bot_head;
+        mgr->bot_head = entry->bot_next;
+        if (!mgr->bot_head)
+            mgr->bot_tail = NULL;
+        entry->bot_queued = 0;
+        pthread_mutex_unlock(&mgr->bot_lock);
+        /* One move, then to the back of the queue: a bot-against-bot game
+         * takes turns with every other game. */
+        bot_move(mgr, entry);
+        bot_enqueue(mgr, entry);
+        pthread_mutex_lock(&mgr->bot_lock);
+    }
+    pthread_mutex_unlock(&mgr->bot_lock);
+    return NULL;
+}
+
+int manager_start_bots(struct manager *mgr)
+{
+    mgr->bot_threads = calloc((size_t)mgr->limits.bot_threads, sizeof *mgr->bot_threads);
+    if (!mgr->bot_threads)
+        return -1;
+    for (int i = 0; i < mgr->limits.bot_threads; i++) {
+        if (pthread_create(&mgr->bot_threads[i], NULL, bot_main, mgr) != 0)
+            return -1;
+        mgr->bot_count++;
+    }
+    for (size_t i = 0; i <= mgr->mask; i++) {
+        struct game_entry *e = atomic_load(&mgr->slots[i]);
+        if (e)
+            bot_enqueue(mgr, e);
+    }
+    return 0;
+}
+
+void manager_stop_streams(struct manager *mgr)
+{
+    atomic_store(&mgr->stopping, 1);
+}
+
+int manager_stopping(struct manager *mgr)
+{
+    return atomic_load(&mgr->stopping);
+}
+
+void manager_free(struct manager *mgr)
+{
+    pthread_mutex_lock(&mgr->bot_lock);
+    mgr->bots_stopping = 1;
+    pthread_cond_broadcast(&mgr->bot_wake);
+    pthread_mutex_unlock(&mgr->bot_lock);
+    for (int i = 0; i < mgr->bot_count; i++)
+        pthread_join(mgr->bot_threads[i], NULL);
+    free(mgr->bot_threads);
+    for (size_t i = 0; i <= mgr->mask; i++) {
+        struct game_entry *e = atomic_load(&mgr->slots[i]);
+        if (e)
+            entry_free(e);
+    }
+    free(mgr->slots);
+    pthread_mutex_destroy(&mgr->create_lock);
+    pthread_mutex_destroy(&mgr->bot_lock);
+    pthread_cond_destroy(&mgr->bot_wake);
+    free(mgr);
+}
+
+/* A finished rated game, as the ratings need it. */
+struct result {
+    long long order;
+    char name[2][TTT_NAME_MAX + 1];
+    double score_x; /* 1 x won, 0 o won, 0.5 drawn */
+};
+
+static int by_order(const void *a, const void *b)
+{
+    long long x = ((const struct result *)a)->order, y = ((const struct result *)b)->order;
+    return (x > y) - (x < y);
+}
+
+struct rating {
+    char name[TTT_NAME_MAX + 1];
+    double elo;
+    int games, wins, losses, draws;
+};
+
+static struct rating *rating_for(struct rating *rows, size_t *n, const char *name)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp(rows[i].name, name) == 0)
+            return &rows[i];
+    struct rating *r = &rows[(*n)++];
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->elo = 1500.0;
+    return r;
+}
+
+static int by_rating(const void *a, const void *b)
+{
+    double x = ((const struct rating *)a)->elo, y = ((const struct rating *)b)->elo;
+    return (x < y) - (x > y);
+}
+
+#define ELO_K 32.0
+
+/* Elo from 1500, K = 32, over the finished rated games in the order they
+ * finished: each game moves its players by K * (score - expected). */
+struct reply players_view(struct manager *mgr)
+{
+    size_t cap = 64, n = 0;
+    struct result *results = malloc(cap * sizeof *results);
+    for (size_t i = 0; results && i <= mgr->mask; i++) {
+        struct game_entry *e = atomic_load_explicit(&mgr->slots[i], memory_order_acquire);
+        if (!e || !e->rated)
+            continue;
+        pthread_mutex_lock(&e->lock);
+        int state = ttt_state(e->game);
+        if (state != TTT_IN_PROGRESS) {
+            if (n == cap) {
+                struct result *bigger = realloc(results, 2 * cap * sizeof *results);
+                if (!bigger) {
+                    pthread_mutex_unlock(&e->lock);
+                    break;
+                }
+                results = bigger;
+                cap *= 2;
+            }
+            struct result *r = &results[n++];
+            r->order = e->finish_order;
+            size_t len;
+            for (int s = 0; s < 2; s++)
+                if (ttt_game_get_name(e->game, s == 0 ? TTT_X : TTT_O, r->name[s],
+                                      sizeof r->name[s], &len) != TTT_OK)
+                    r->name[s][0] = '\0';
+            r->score_x = state == TTT_X_WON ? 1.0 : state == TTT_O_WON ? 0.0 : 0.5;
+        }
+        pthread_mutex_unlock(&e->lock);
+    }
+    if (!results)
+        return error_reply(503, "out_of_memory", 503, "out of memory");
+    qsort(results, n, sizeof *results, by_order);
+    struct rating *rows = malloc((2 * n + 1) * sizeof *rows);
+    size_t players = 0;
+    for (size_t i = 0; rows && i < n; i++) {
+        struct rating *x = rating_for(rows, &players, results[i].name[0]);
+        struct rating *o = rating_for(rows, &players, results[i].name[1]);
+        double expected_x = 1.0 / (1.0 + pow(10.0, (o->elo - x->elo) / 400.0));
+        double delta = ELO_K * (results[i].score_x - expected_x);
+        if (x != o) {
+            x->elo += delta;
+            o->elo -= delta;
+        }
+        x->games++, o->games++;
+        if (results[i].score_x == 1.0)
+            x->wins++, o->losses++;
+        else if (results[i].score_x == 0.0)
+            x->losses++, o->wins++;
+        else
+            x->draws++, o->draws++;
+    }
+    free(results);
+    if (!rows)
+        return error_reply(503, "out_of_memory", 503, "out of memory");
+    qsort(rows, players, sizeof *rows, by_rating);
+    json_t *list = json_array();
+    for (size_t i = 0; i < players; i++)
+        json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}",
+            "name", rows[i].name, "rating", (int)lround(rows[i].elo),
+            "games", rows[i].games, "wins", rows[i].wins, "losses", rows[i].losses,
+            "draws", rows[i].draws));
+    free(rows);
+    return (struct reply){200, json_pack("{s:o, s:i, s:i}", "players", list, "k_factor",
+                                         (int)ELO_K, "initial", 1500)};
+}
+
+struct reply health_view(struct manager *mgr)
+{
+    uint64_t commits;
+    double mean_us, last_us;
+    store_stats(mgr->store, &commits, &mean_us, &last_us);
+    return (struct reply){200, json_pack("{s:s, s:I, s:I, s:{s:I, s:f, s:f}, s:s}",
+        "status", "ok", "games", (json_int_t)atomic_load(&mgr->games),
+        "moves_acknowledged", (json_int_t)atomic_load(&mgr->moves_acked),
+        "store", "commits", (json_int_t)commits, "mean_commit_ms", mean_us / 1000.0,
+        "last_commit_ms", last_us / 1000.0, "version", ttt_version_string())};
+}

@@ -1,0 +1,328 @@
+/* play.c - moves, resignations and draw offers made durable before they are answered, and event streams. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "manager.h"
+
+int game_seat_for_token(const struct game_entry *entry, const char *token, size_t len)
+{
+    int seat = 0;
+    for (int s = 0; s < 2; s++) {
+        const char *own = entry->token[s];
+        /* Every byte is compared whatever differs first; a bot seat has no
+         * token and matches nothing. */
+        unsigned diff = (len != TOKEN_LEN) | (own[0] == '\0');
+        for (size_t i = 0; i < TOKEN_LEN; i++)
+            diff |= (unsigned)(unsigned char)own[i] ^
+                    (unsigned)(unsigned char)(i < len ? token[i] : 0);
+        if (diff == 0)
+            seat = s == 0 ? TTT_X : TTT_O;
+    }
+    return seat;
+}
+
+static long long finish_order_if_over(struct manager *mgr, struct game_entry *entry)
+{
+    if (ttt_state(entry->game) == TTT_IN_PROGRESS)
+        return 0;
+    return atomic_fetch_add(&mgr->finish_counter, 1);
+}
+
+/* After a change: wake the streams and the bots. */
+static void changed(struct manager *mgr, struct game_entry *entry, long long finish_order)
+{
+    entry->events++;
+    entry->draw_offer = 0;
+    if (finish_order)
+        entry->finish_order = finish_order;
+    pthread_cond_broadcast(&entry->changed);
+    bot_enqueue(mgr, entry);
+}
+
+int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark, int row,
+                int col)
+{
+    int before = ttt_ply(entry->game);
+    int rc = ttt_play_at(entry->game, ply, mark, row, col, NULL);
+    if (rc != TTT_OK || ply != before)
+        return rc; /* rejected, or a retry of a move already stored */
+    struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col};
+    long long order = finish_order_if_over(mgr, entry);
+    if (store_add_event(mgr->store, entry->id, &ev, order) != 0) {
+        ttt_undo(entry->game);
+        return 1;
+    }
+    atomic_fetch_add(&mgr->moves_acked, 1);
+    changed(mgr, entry, order);
+    return TTT_OK;
+}
+
+/* The reply to the move at ply: the state right after it, the same
+ * whatever happened since, so a retried request gets the same answer. */
+static struct reply move_reply(struct game_entry *entry, int ply)
+{
+    const ttt_game *game = entry->game;
+    ttt_game *copy = NULL;
+    int ending = ttt_ending(game);
+    if (ttt_ply(game) != ply + 1 || ending == TTT_END_RESIGN || ending == TTT_END_AGREED) {
+        if (ttt_game_clone(game, &copy) != TTT_OK)
+            return error_reply(503, "out_of_memory", 503, "out of memory");
+        /* Bounded: each undo takes back one move or the ending. */
+        for (int guard = ttt_ply(copy) + 1; guard > 0; guard--) {
+            int e = ttt_ending(copy);
+            if (ttt_ply(copy) == ply + 1 && e != TTT_END_RESIGN && e != TTT_END_AGREED)
+                break;
+            ttt_undo(copy);
+        }
+        game = copy;
+    }
+    int mark, row, col;
+    ttt_move_at(game, ply, &mark, &row, &col);
+    json_t *state = state_json(entry, game);
+    json_object_set_new(state, "move", json_pack("{s:i, s:o, s:o}", "ply", ply,
+                                                 "cell", cell_json(row, col),
+                                                 "mark", mark_json(mark)));
+    ttt_game_free(copy);
+    return (struct reply){200, state};
+}
+
+static struct reply stale_reply(struct game_entry *entry, int ply)
+{
+    int now = ttt_ply(entry->game), mark, row, col;
+    if (ply >= now)
+        return ttt_error_reply(409, TTT_E_STALE, "ply %d is ahead of the game, which is at ply %d",
+                               ply, now);
+    ttt_move_at(entry->game, ply, &mark, &row, &col);
+    char name[16];
+    size_t len;
+    ttt_cell_name(row, col, name, sizeof name, &len);
+    struct reply r = ttt_error_reply(409, TTT_E_STALE, "ply %d was already played: %s at %s",
+                                     ply, mark == TTT_X ? "x" : "o", name);
+    json_object_set_new(r.body, "move", json_pack("{s:i, s:s, s:o}", "ply", ply, "cell", name,
+                                                  "mark", mark_json(mark)));
+    json_object_set_new(r.body, "ply", json_integer(now));
+    return r;
+}
+
+/* Parses "d" (or "aa") as a column number; -1 if it is not one. */
+static int parse_column(const char *text, int width)
+{
+    long col = 0;
+    if (!*text)
+        return -1;
+    for (; *text; text++) {
+        if (*text < 'a' || *text > 'z' || col > TTT_MAX_SIZE)
+            return -1;
+        col = col * 26 + (*text - 'a' + 1);
+    }
+    return col - 1 < width ? (int)col - 1 : -2;
+}
+
+struct reply game_move(struct manager *mgr, struct game_entry *entry, int mark, json_t *req)
+{
+    if (!json_is_object(req))
+        return error_reply(400, "TTT_E_INVALID", TTT_E_INVALID, "the body must be a JSON object");
+    json_t *jply = json_object_get(req, "ply"), *jcell = json_object_get(req, "cell");
+    json_t *jcolumn = json_object_get(req, "column");
+    if (!json_is_integer(jply))
+        return error_reply(400, "TTT_E_INVALID", TTT_E_INVALID, "ply must be an integer");
+    json_int_t ply = json_integer_value(jply);
+    if (ply < 0 || ply > INT_MAX)
+        return ttt_error_reply(422, TTT_E_RANGE, "ply is out of range");
+    if (!jcell == !jcolumn || (jcell && !json_is_string(jcell)) ||
+        (jcolumn && !json_is_string(jcolumn)))
+        return error_reply(400, "TTT_E_INVALID", TTT_E_INVALID,
+                           "give a cell name as \"cell\", or a column letter as \"column\"");
+    int row = -1, col = -1, width = ttt_width(entry->game);
+    if (jcell) {
+        const char *text = json_string_value(jcell);
+        size_t len = json_string_length(jcell), used = 0;
+        if (ttt_parse_cell(text, len, &row, &col, &used) != TTT_OK || used != len)
+            return ttt_error_reply(422, TTT_E_PARSE, "\"%.20s\" is not a cell name", text);
+        if (row >= ttt_height(entry->game) || col >= width)
+            return ttt_error_reply(422, TTT_E_OFF_BOARD, "%s", ttt_strerror(TTT_E_OFF_BOARD));
+    } else {
+        col = parse_column(json_string_value(jcolumn), width);
+        if (col == -1)
+            return ttt_error_reply(422, TTT_E_PARSE, "a column is lower-case letters");
+        if (col < 0)
+            return ttt_error_reply(422, TTT_E_OFF_BOARD, "%s", ttt_strerror(TTT_E_OFF_BOARD));
+    }
+
+    pthread_mutex_lock(&entry->lock);
+    if (row < 0) {
+        /* A column: the move is its landing cell at the ply asked for; at
+         * another ply, the move that stands there decides (retry or 409). */
+        int now = ttt_ply(entry->game), m, r, c;
+        if ((int)ply < now && ttt_move_at(entry->game, (int)ply, &m, &r, &c) == TTT_OK &&
+            c == col)
+            row = r;
+        for (int r2 = ttt_height(entry->game) - 1; row < 0 && r2 >= 0; r2--) {
+            int cell;
+            if (ttt_cell(entry->game, r2, col, &cell) == TTT_OK && cell == TTT_EMPTY)
+                row = r2;
+        }
+        if (row < 0 && (int)ply == now && ttt_state(entry->game) == TTT_IN_PROGRESS) {
+            pthread_mutex_unlock(&entry->lock);
+            return ttt_error_reply(422, TTT_E_COLUMN_FULL, "%s", ttt_strerror(TTT_E_COLUMN_FULL));
+        }
+        if (row < 0)
+            row = 0;
+    }
+    int rc = play_locked(mgr, entry, (int)ply, mark, row, col);
+    struct reply r;
+    if (rc == TTT_OK)
+        r = move_reply(entry, (int)ply);
+    else if (rc == 1)
+        r = error_reply(503, "store_failed", 503, "the move could not be stored; retry it");
+    else if (rc == TTT_E_STALE)
+        r = stale_reply(entry, (int)ply);
+    else if (rc == TTT_E_WRONG_TURN || rc == TTT_E_GAME_OVER)
+        r = ttt_error_reply(409, rc, "%s", ttt_strerror(rc));
+    else
+        r = ttt_error_reply(422, rc, "%s", ttt_strerror(rc));
+    pthread_mutex_unlock(&entry->lock);
+    return r;
+}
+
+static struct reply ending_locked(struct manager *mgr, struct game_entry *entry, int mark,
+                                  int kind)
+{
+    int rc = kind == STORE_RESIGN ? ttt_resign(entry->game, mark, NULL)
+                                  : ttt_agree_draw(entry->game, NULL);
+    if (rc == TTT_E_GAME_OVER) {
+        /* A retried request (after a lost answer or a restart) finds its
+         * own ending in place and answers as the first time. */
+        int ending = ttt_ending(entry->game), state = ttt_state(entry->game);
+        int resigned = state == TTT_O_WON ? TTT_X : TTT_X_WON == state ? TTT_O : 0;
+        if ((kind == STORE_RESIGN && ending == TTT_END_RESIGN && resigned == mark) ||
+            (kind == STORE_DRAW && ending == TTT_END_AGREED))
+            return (struct reply){200, state_json(entry, entry->game)};
+    }
+    if (rc != TTT_OK)
+        return ttt_error_reply(409, rc, "%s", ttt_strerror(rc));
+    struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1};
+    long long order = finish_order_if_over(mgr, entry);
+    if (store_add_event(mgr->store, entry->id, &ev, order) != 0) {
+        ttt_undo(entry->game);
+        return error_reply(503, "store_failed", 503, "the store failed; retry");
+    }
+    changed(mgr, entry, order);
+    return (struct reply){200, state_json(entry, entry->game)};
+}
+
+struct reply game_resign(struct manager *mgr, struct game_entry *entry, int mark)
+{
+    pthread_mutex_lock(&entry->lock);
+    struct reply r = ending_locked(mgr, entry, mark, STORE_RESIGN);
+    pthread_mutex_unlock(&entry->lock);
+    return r;
+}
+
+struct reply game_draw(struct manager *mgr, struct game_entry *entry, int mark)
+{
+    struct reply r;
+    pthread_mutex_lock(&entry->lock);
+    if (ttt_state(entry->game) != TTT_IN_PROGRESS && ttt_ending(entry->game) != TTT_END_AGREED) {
+        r = ttt_error_reply(409, TTT_E_GAME_OVER, "%s", ttt_strerror(TTT_E_GAME_OVER));
+    } else if (entry->draw_offer == -mark || ttt_ending(entry->game) == TTT_END_AGREED) {
+        r = ending_locked(mgr, entry, mark, STORE_DRAW);
+        if (r.http == 200)
+            json_object_set_new(r.body, "draw", json_string("agreed"));
+    } else {
+        /* An offer stands until either side moves; it is not stored, so a
+         * restart withdraws it. */
+        entry->draw_offer = (signed char)mark;
+        entry->offer_version++;
+        pthread_cond_broadcast(&entry->changed);
+        r = (struct reply){200, state_json(entry, entry->game)};
+        json_object_set_new(r.body, "draw", json_string("offered"));
+        json_object_set_new(r.body, "draw_offer", mark_json(mark));
+    }
+    pthread_mutex_unlock(&entry->lock);
+    return r;
+}
+
+struct reply game_view(struct manager *mgr, struct game_entry *entry)
+{
+    (void)mgr;
+    pthread_mutex_lock(&entry->lock);
+    json_t *state = state_json(entry, entry->game);
+    json_object_set_new(state, "draw_offer", mark_json(entry->draw_offer));
+    pthread_mutex_unlock(&entry->lock);
+    return (struct reply){200, state};
+}
+
+char *game_record(struct game_entry *entry)
+{
+    pthread_mutex_lock(&entry->lock);
+    char *text = record_of(entry->game);
+    pthread_mutex_unlock(&entry->lock);
+    return text;
+}
+
+static long format_event(char *buf, size_t cap, const char *event, int id, json_t *data)
+{
+    char *text = json_dumps(data, JSON_COMPACT);
+    json_decref(data);
+    if (!text)
+        return -1;
+    int n = id >= 0 ? snprintf(buf, cap, "id: %d\nevent: %s\ndata: %s\n\n", id, event, text)
+                    : snprintf(buf, cap, "event: %s\ndata: %s\n\n", event, text);
+    free(text);
+    return n < 0 || (size_t)n >= cap ? -1 : n;
+}
+
+long stream_next(struct manager *mgr, struct game_entry *entry, struct stream_cursor *cur,
+                 char *buf, size_t cap)
+{
+    long n = 0;
+    pthread_mutex_lock(&entry->lock);
+    const ttt_game *game = entry->game;
+    int over = ttt_state(game) != TTT_IN_PROGRESS;
+    if (cur->next_event >= ttt_ply(game) && !over &&
+        cur->offer_seen == entry->offer_version && !manager_stopping(mgr)) {
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 1;
+        pthread_cond_timedwait(&entry->changed, &entry->lock, &until);
+        over = ttt_state(game) != TTT_IN_PROGRESS;
+    }
+    int ply = ttt_ply(game);
+    if (cur->next_event < ply) {
+        int p = cur->next_event, mark, row, col;
+        ttt_move_at(game, p, &mark, &row, &col);
+        int ending = ttt_ending(game);
+        int ended_by_it = p == ply - 1 && over && ending != TTT_END_RESIGN &&
+                          ending != TTT_END_AGREED;
+        n = format_event(buf, cap, "move", p + 1, json_pack("{s:i, s:o, s:o, s:s}",
+                         "ply", p, "cell", cell_json(row, col), "mark", mark_json(mark),
+                         "state", ended_by_it ? state_name(ttt_state(game)) : "in_progress"));
+        cur->next_event++;
+    } else if (over && !cur->end_sent) {
+        const char *ending = ending_name(ttt_ending(game));
+        json_t *line = json_null();
+        int r0, c0, r1, c1;
+        if (ttt_winning_line(game, &r0, &c0, &r1, &c1) == TTT_OK) {
+            json_decref(line);
+            line = json_pack("[o,o]", cell_json(r0, c0), cell_json(r1, c1));
+        }
+        n = format_event(buf, cap, "end", ply, json_pack("{s:i, s:s, s:s, s:o}",
+                         "ply", ply, "state", state_name(ttt_state(game)),
+                         "ending", ending ? ending : "", "winning_line", line));
+        cur->end_sent = 1;
+    } else if (cur->offer_seen != entry->offer_version) {
+        cur->offer_seen = entry->offer_version;
+        if (entry->draw_offer)
+            n = format_event(buf, cap, "offer", -1, json_pack("{s:o}", "by",
+                                                               mark_json(entry->draw_offer)));
+    } else if (over || manager_stopping(mgr)) {
+        n = -1;
+    }
+    pthread_mutex_unlock(&entry->lock);
+    return n;
+}

@@ -1,0 +1,32 @@
+"""conftest.py - pytest fixtures: a real ttt-server on a temporary database and a client for it."""
+import httpx
+import pytest
+
+from serverproc import Server
+
+
+@pytest.fixture
+def server(tmp_path):
+    srv = Server(tmp_path / "games.db", "--max-size", "19", "--max-games", "1000")
+    srv.start()
+    yield srv
+    if srv.proc:
+        assert srv.stop() == 0, "the server did not stop cleanly"
+
+
+@pytest.fixture
+def client(server):
+    with httpx.Client(base_url=server.url, timeout=10.0) as c:
+        yield c
+
+
+def auth(token):
+    return {"Authorization": "Bearer " + token}
+
+
+def new_game(client, **body):
+    body.setdefault("x", {"name": "Ana", "kind": "human"})
+    body.setdefault("o", {"name": "Bo", "kind": "human"})
+    r = client.post("/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()

@@ -1,0 +1,135 @@
+"""load.py - load generator for ttt-server: C connections playing over G games; prints acknowledged moves/s and p50/p99 latency.
+
+CI mode (--ci) runs a small bounded load on its own server and checks every
+move was acknowledged; without it, it is the benchmark (see README)."""
+import argparse
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rawhttp import Connection  # noqa: E402
+
+
+class Game:
+    def __init__(self, gid, tokens, width, height):
+        self.id, self.tokens = gid, tokens
+        self.ply = 0
+        self.free = [(r, c) for r in range(height) for c in range(width)]
+        random.shuffle(self.free)
+
+
+def cell_name(row, col):
+    letters = ""
+    col += 1
+    while col:
+        col, rem = divmod(col - 1, 26)
+        letters = chr(97 + rem) + letters
+    return f"{letters}{row + 1}"
+
+
+async def new_game(conn, args):
+    status, body = await conn.request("POST", "/api/games", {
+        "width": args.width, "height": args.height, "k": args.k,
+        "x": {"name": "load-x"}, "o": {"name": "load-o"}})
+    if status != 201:
+        raise RuntimeError(f"create answered {status}: {body}")
+    return Game(body["id"], body["tokens"], args.width, args.height)
+
+
+async def worker(port, games, args, deadline, latencies, counts):
+    conn = Connection(port)
+    i = 0
+    while time.monotonic() < deadline:
+        g = games[i % len(games)]
+        i += 1
+        row, col = g.free.pop()
+        seat = "x" if g.ply % 2 == 0 else "o"
+        start = time.perf_counter()
+        status, body = await conn.request("POST", f"/api/games/{g.id}/moves",
+                                          {"ply": g.ply, "cell": cell_name(row, col)},
+                                          g.tokens[seat])
+        latencies.append(time.perf_counter() - start)
+        if status != 200:
+            counts["errors"] += 1
+            raise RuntimeError(f"move answered {status}: {body}")
+        counts["moves"] += 1
+        g.ply += 1
+        if body["state"] != "in_progress":
+            games[(i - 1) % len(games)] = await new_game(conn, args)
+            counts["games"] += 1
+    await conn.close()
+
+
+async def run(args, port):
+    setup = Connection(port)
+    games = [await new_game(setup, args) for _ in range(args.games)]
+    await setup.close()
+    per = [games[w::args.connections] for w in range(args.connections)]
+    latencies, counts = [], {"moves": 0, "games": 0, "errors": 0}
+    start = time.monotonic()
+    deadline = start + args.seconds
+    await asyncio.gather(*(worker(port, per[w], args, deadline, latencies, counts)
+                           for w in range(args.connections) if per[w]))
+    elapsed = time.monotonic() - start
+    latencies.sort()
+
+    def pct(p):
+        return latencies[min(len(latencies) - 1, int(p * len(latencies)))] * 1000
+
+    print(f"load: {counts['moves']} moves acknowledged in {elapsed:.1f} s over {args.games} games "
+          f"and {args.connections} connections: {counts['moves'] / elapsed:.0f} moves/s, "
+          f"p50 {pct(0.50):.2f} ms, p99 {pct(0.99):.2f} ms ({counts['games']} games replaced)")
+    return counts
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--url-port", type=int, help="use a running server on 127.0.0.1:PORT")
+    ap.add_argument("--server", default=os.environ.get("TTT_SERVER"), help="ttt-server to start")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--connections", type=int, default=64)
+    ap.add_argument("--seconds", type=float, default=20)
+    ap.add_argument("--width", type=int, default=9)
+    ap.add_argument("--height", type=int, default=9)
+    ap.add_argument("--k", type=int, default=5)
+    ap.add_argument("--sync", default="full", choices=["full", "normal"])
+    ap.add_argument("--dir", help="directory for the database (default: a temporary one)")
+    ap.add_argument("--c-client", help="run this ttt-server-load (the C load generator) "
+                    "instead of the Python clients")
+    ap.add_argument("--ci", action="store_true", help="small and bounded: 50 games, 8 connections, 5 s")
+    args = ap.parse_args()
+    if args.ci:
+        args.games, args.connections, args.seconds = 50, 8, 5
+    if args.url_port:
+        asyncio.run(run(args, args.url_port))
+        return
+    from serverproc import Server
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        srv = Server(os.path.join(tmp, "load.db"), "--max-games", "2000000",
+                     "--sync", args.sync)
+        if args.server:
+            os.environ["TTT_SERVER"] = args.server
+        srv.start()
+        try:
+            if args.c_client:
+                done = subprocess.run(
+                    [args.c_client, "--port", str(srv.port), "--games", str(args.games),
+                     "--connections", str(args.connections), "--seconds", str(args.seconds),
+                     "--width", str(args.width), "--height", str(args.height), "--k", str(args.k)],
+                    timeout=args.seconds + 120)
+                counts = {"moves": 1, "errors": done.returncode}
+            else:
+                counts = asyncio.run(run(args, srv.port))
+        finally:
+            status = srv.stop()
+        if counts["moves"] == 0 or counts["errors"] or status != 0:
+            sys.exit("load: FAILED")
+
+
+if __name__ == "__main__":
+    main()

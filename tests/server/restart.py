@@ -1,0 +1,114 @@
+"""restart.py - measures ttt-server's start on a database of many stored games, and the memory each held game costs.
+
+Writes N games (3x3, each with a random legal prefix of moves) straight into a
+database the server created (so in its schema), starts the server on it, and prints the
+time until it answers and its resident memory per game (against the same
+server on an empty database). CI mode (--ci): 5,000 games, and every game is
+checked to be served at its stored ply."""
+import argparse
+import os
+import random
+import sqlite3
+import sys
+import tempfile
+import time
+
+import httpx
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serverproc import Server  # noqa: E402
+
+LINES = [(0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)]
+
+
+def random_game(rng):
+    """A legal 3x3 move list that stops at a random ply or at the game's end."""
+    cells, board, moves = list(range(9)), {}, []
+    rng.shuffle(cells)
+    for ply, cell in enumerate(cells[:rng.randint(0, 9)]):
+        mark = 1 if ply % 2 == 0 else -1
+        board[cell] = mark
+        moves.append((mark, cell))
+        if any(all(board.get(c) == mark for c in line) for line in LINES):
+            break
+    return moves
+
+
+def write_db(path, n, seed):
+    rng = random.Random(seed)
+    con = sqlite3.connect(path)  # created by the server, in its schema
+    expected = {}
+    with con:
+        for i in range(n):
+            gid = "%016x" % rng.getrandbits(64)
+            con.execute("INSERT INTO games (id, width, height, k, gravity, misere, early_draw,"
+                        " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name,"
+                        " x_token, o_token) VALUES (?,3,3,3,0,0,0,0,0,'human','human',0,0,"
+                        "'Ana','Bo',?,?)", (gid, "%032x" % rng.getrandbits(128),
+                                            "%032x" % rng.getrandbits(128)))
+            moves = random_game(rng)
+            con.executemany("INSERT INTO moves (game_id, seq, kind, mark, cell) "
+                            "VALUES (?,?,0,?,?)",
+                            [(gid, seq, mark, cell) for seq, (mark, cell) in enumerate(moves)])
+            expected[gid] = len(moves)
+    con.close()
+    return expected
+
+
+def rss_kib(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--server", default=os.environ.get("TTT_SERVER"))
+    ap.add_argument("--games", type=int, default=100000)
+    ap.add_argument("--dir")
+    ap.add_argument("--ci", action="store_true")
+    args = ap.parse_args()
+    if args.ci:
+        args.games = 5000
+    if args.server:
+        os.environ["TTT_SERVER"] = args.server
+    limit = str(max(args.games, 1000))
+    with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        db = os.path.join(tmp, "many.db")
+        empty = Server(db, "--max-games", limit).start()
+        base = rss_kib(empty.proc.pid)
+        empty.stop()
+        t = time.monotonic()
+        expected = write_db(db, args.games, 1)
+        print(f"restart: wrote {args.games} games, {sum(expected.values())} moves "
+              f"in {time.monotonic() - t:.1f} s")
+        srv = Server(db, "--max-games", limit)
+        t = time.monotonic()
+        srv.start(timeout=120)
+        ready = time.monotonic() - t
+        per_game = (rss_kib(srv.proc.pid) - base) * 1024 / args.games
+        problems = 0
+        try:
+            with httpx.Client(base_url=srv.url, timeout=10) as c:
+                health = c.get("/api/health").json()
+                if health["games"] != args.games:
+                    problems += 1
+                sample = list(expected.items())
+                if not args.ci:
+                    sample = random.Random(2).sample(sample, 1000)
+                for gid, ply in sample:
+                    if c.get(f"/api/games/{gid}").json()["ply"] != ply:
+                        problems += 1
+        finally:
+            status = srv.stop()
+        print(f"restart: {args.games} stored games ready to serve in {ready:.2f} s; "
+              f"{per_game:.0f} bytes of resident memory per held game; "
+              f"{len(sample)} games checked, {problems} problems")
+        if problems or status != 0:
+            sys.exit("restart: FAILED")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+"""serverproc.py - starts and stops a ttt-server process on 127.0.0.1 for the tests, by pid."""
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+import httpx
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STATIC = os.path.join(HERE, "..", "..", "examples", "server", "static")
+
+
+def server_path():
+    path = os.environ.get("TTT_SERVER")
+    if not path:
+        raise RuntimeError("set TTT_SERVER to the built ttt-server")
+    return path
+
+
+def free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One server process on a database; start() again after stop() or kill()."""
+
+    def __init__(self, db, *extra, port=None):
+        self.db = str(db)
+        self.extra = [str(e) for e in extra]
+        self.port = port or free_port()
+        self.proc = None
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def start(self, timeout=15.0):
+        self.log = open(self.db + ".log", "a")
+        self.proc = subprocess.Popen(
+            [server_path(), "--listen", "127.0.0.1", "--port", str(self.port),
+             "--db", self.db, "--static", STATIC, *self.extra],
+            stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                self.proc = None
+                raise RuntimeError("ttt-server exited: " + self.output())
+            try:
+                if httpx.get(self.url + "/api/health", timeout=1.0).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.05)
+        self.kill()
+        raise RuntimeError("ttt-server did not answer within %.0f s" % timeout)
+
+    def stop(self, timeout=10.0):
+        """SIGTERM, then wait; returns the exit status."""
+        if not self.proc:
+            return None
+        os.kill(self.proc.pid, signal.SIGTERM)
+        try:
+            status = self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+            raise
+        self.log.close()
+        self.proc = None
+        if status != 0:
+            print(self.output(), file=sys.stderr)
+        return status
+
+    def kill(self):
+        if self.proc:
+            try:
+                os.kill(self.proc.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self.proc.wait(10)
+            self.log.close()
+            self.proc = None
+
+    def output(self):
+        """What the server printed, over all its starts."""
+        with open(self.db + ".log") as f:
+            return f.read()
