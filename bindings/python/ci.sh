@@ -52,7 +52,7 @@ wheel=$(ls "$work"/dist/ttt-*.whl)
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 want = {"ttt/__init__.py", "ttt/__main__.py", "ttt/py.typed", "ttt/libttt.so", "ttt/ttt-cli"}
-package = {n for n in names if not n.startswith("ttt-1.3.0.dist-info/")}
+package = {n for n in names if not n.startswith("ttt-1.4.0.dist-info/")}
 if package != want:
     sys.exit("wheel contents: %s, expected %s" % (sorted(package), sorted(want)))
 print("wheel:", sys.argv[1].rsplit("/", 1)[-1], "holds", ", ".join(sorted(package)))
@@ -60,7 +60,7 @@ PY
 find "$work/venv" | sort >"$work/after.txt"
 site=$("$venv_python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 unexpected=$(comm -13 "$work/before.txt" "$work/after.txt" |
-  grep -v -e "^$site/ttt\$" -e "^$site/ttt/" -e "^$site/ttt-1.3.0.dist-info" || true)
+  grep -v -e "^$site/ttt\$" -e "^$site/ttt/" -e "^$site/ttt-1.4.0.dist-info" || true)
 if [ -n "$unexpected" ]; then
   echo "installing the package changed more than the package:"
   echo "$unexpected"

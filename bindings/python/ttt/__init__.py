@@ -31,7 +31,7 @@ import re
 import sys
 from typing import Callable, List, NamedTuple, Optional, Tuple, Union
 
-__version__ = "1.3.0"
+__version__ = "1.4.0"
 
 __all__ = [
     # types
@@ -521,7 +521,7 @@ def has_engine(lib_path: Optional[str] = None) -> bool:
 
 
 def version(lib_path: Optional[str] = None) -> str:
-    """The loaded library's version string, e.g. "1.3.0"."""
+    """The loaded library's version string, e.g. "1.4.0"."""
     return load_library(lib_path).ttt_version_string().decode()
 
 

@@ -245,7 +245,7 @@ pub struct ttt_solution {
 extern "C" {
     /// The linked library's version as `TTT_VERSION_NUMBER` would compute it.
     pub fn ttt_version() -> c_int;
-    /// The linked library's version as a static string, e.g. "1.3.0".
+    /// The linked library's version as a static string, e.g. "1.4.0".
     pub fn ttt_version_string() -> *const c_char;
     /// A static English message for any status, never NULL.
     pub fn ttt_strerror(status: c_int) -> *const c_char;
