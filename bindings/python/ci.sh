@@ -51,7 +51,7 @@ wheel=$(ls "$work"/dist/ttt-*.whl)
 "$venv_python" - "$wheel" <<'PY'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
-want = {"ttt/__init__.py", "ttt/__main__.py", "ttt/py.typed", "ttt/libttt.so", "ttt/ttt-cli"}
+want = {"ttt/__init__.py", "ttt/__main__.py", "ttt/env.py", "ttt/py.typed", "ttt/libttt.so", "ttt/ttt-cli"}
 package = {n for n in names if not n.startswith("ttt-1.4.0.dist-info/")}
 if package != want:
     sys.exit("wheel contents: %s, expected %s" % (sorted(package), sorted(want)))

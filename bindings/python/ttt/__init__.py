@@ -1108,3 +1108,12 @@ class Game:
         return "<ttt.Game %dx%d k=%d ply=%d %s>" % (
             self._width, self._height, self._win_length, ply, status)
 
+
+
+def __getattr__(name: str):
+    """ttt.VectorEnv and ttt.Env (ttt/env.py) load on first use: they need
+    numpy, which `import ttt` alone does not."""
+    if name in ("VectorEnv", "Env"):
+        from . import env
+        return getattr(env, name)
+    raise AttributeError("module 'ttt' has no attribute %r" % (name,))
