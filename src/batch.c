@@ -286,16 +286,34 @@ int ttt_batch_reset(ttt_batch *batch)
     return TTT_OK;
 }
 
-/* Plays action for the side to move: a column under gravity, else a
- * cell. Returns the move's status. */
+/* Plays action for the side to move, a column under gravity, else a cell,
+ * and returns the status ttt_drop or ttt_play_next would: the same checks
+ * and the same move path (apply_move, the rules every move of every game
+ * takes) without the game's lock and events, which a batch's games never
+ * need: no other thread holds them, and they have no listener. The game is
+ * in progress (a batch resets games as they end). */
 static int play_action(const ttt_batch *batch, ttt_game *game, int32_t action)
 {
-    if (batch->gravity)
-        return ttt_drop(game, action, NULL, NULL);
-    if (action < 0 || action >= batch->actions)
-        return TTT_E_OFF_BOARD;
-    return ttt_play_next(game, action / batch->width, action % batch->width,
-                         NULL);
+    ttt__board *board = &game->board;
+    int row, col;
+    if (batch->gravity) {
+        if (action < 0 || action >= batch->width)
+            return TTT_E_OFF_BOARD;
+        col = action;
+        row = ttt__board_landing_row(board, col);
+        if (row < 0)
+            return TTT_E_COLUMN_FULL;
+    } else {
+        if (action < 0 || action >= batch->actions)
+            return TTT_E_OFF_BOARD;
+        row = action / batch->width;
+        col = action % batch->width;
+        if (!ttt__board_is_empty(board, row, col))
+            return TTT_E_OCCUPIED;
+    }
+    game->redo_count = 0;
+    apply_move(game, ttt__mover_at(ply_of(game)), row, col);
+    return TTT_OK;
 }
 
 int ttt_batch_set_moves(ttt_batch *batch, size_t index, const int32_t *moves,
@@ -308,7 +326,7 @@ int ttt_batch_set_moves(ttt_batch *batch, size_t index, const int32_t *moves,
     ttt_game *scratch = game_at(batch, batch->count);
     (void)ttt_game_reset(scratch);
     for (size_t m = 0; m < len; m++) {
-        if (ttt_state(scratch) != TTT_IN_PROGRESS)
+        if (scratch->state != TTT_IN_PROGRESS)
             return TTT_E_GAME_OVER;
         int status = play_action(batch, scratch, moves[m]);
         if (status != TTT_OK)
@@ -362,9 +380,9 @@ int ttt_batch_step(ttt_batch *batch, const int32_t *actions,
     ttt_batch_outputs out = read_outputs(outputs);
     for (size_t i = 0; i < batch->count; i++) {
         ttt_game *game = game_at(batch, i);
-        if (ttt_state(game) != TTT_IN_PROGRESS) /* never left so; be safe */
+        if (game->state != TTT_IN_PROGRESS) /* never left so; be safe */
             start_game(batch, i, 0);
-        int mark = ttt_to_move(game);
+        int mark = ttt__mover_at(ply_of(game));
         int status = play_action(batch, game, actions[i]);
         if (out.status)
             out.status[i] = status;
@@ -382,9 +400,9 @@ int ttt_batch_step(ttt_batch *batch, const int32_t *actions,
         if (status != TTT_OK)
             (void)ttt_resign(game, mark, NULL);
         else if (batch->opponent != TTT_BATCH_SELF_PLAY &&
-                 ttt_state(game) == TTT_IN_PROGRESS)
+                 game->state == TTT_IN_PROGRESS)
             opponent_move(batch, i);
-        int state = ttt_state(game);
+        int state = game->state;
         int truncated = state == TTT_DRAW && drawn_by_limit(batch, game);
         if (out.rewards)
             out.rewards[i] = reward_for(state, mark);
