@@ -45,10 +45,12 @@
 //! [`Arc`](std::sync::Arc). The raw declarations are re-exported as [`sys`].
 #![warn(missing_docs)]
 
+mod batch;
 mod engine;
 mod error;
 mod game;
 
+pub use batch::{Batch, BatchConfig, StepOutputs};
 pub use engine::{BotLevel, Counts, Method, Perft, Solution, SolveOptions, Value};
 pub use error::{Error, ErrorKind, Result};
 pub use game::{Ending, Event, Game, Move};
