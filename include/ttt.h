@@ -912,7 +912,7 @@ typedef struct ttt_batch_outputs {
 /* The bytes a batch of count games with this config needs (for
  * ttt_batch_init), or 0 if the config is invalid (see ttt_batch_new) or
  * the size does not fit in size_t. About count * ttt_game_footprint_rect,
- * each rounded up to malloc's alignment, plus one more game and 16 bytes a
+ * each rounded up to malloc's alignment, plus one more game and 9 bytes a
  * game. */
 TTT_API size_t ttt_batch_footprint(const ttt_batch_config *config,
                                    size_t count);

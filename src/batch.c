@@ -131,10 +131,10 @@ static void start_game(ttt_batch *batch, size_t index, int first)
     (void)ttt_game_reset(game_at(batch, index));
     if (batch->opponent == TTT_BATCH_SELF_PLAY)
         return;
-    int8_t side = (int8_t)batch->agent_rule;
+    int side = batch->agent_rule;
     if (side == 0)
-        side = first ? (int8_t)TTT_X : (int8_t)-batch->agent[index];
-    batch->agent[index] = side;
+        side = first ? TTT_X : -batch->agent[index];
+    batch->agent[index] = side == TTT_X ? (int8_t)TTT_X : (int8_t)TTT_O;
     if (side == TTT_O)
         opponent_move(batch, index);
 }
