@@ -428,8 +428,10 @@ static size_t plane_values(const ttt_batch *batch)
     return batch->count * per_game;
 }
 
-/* Writes the planes as values of one type through one loop: the mover's
- * marks as ONE in the first plane, the other side's in the second. */
+/* Writes the planes as values of one type: both planes cleared, then
+ * each placed cell (order[] from empty_count on holds them) set in the
+ * mover's plane or the other's, so a sparse big board costs little more
+ * than the clearing. */
 #define WRITE_PLANES(batch, planes, ZERO, ONE)                               \
     do {                                                                     \
         size_t cells_ = (size_t)(batch)->width * (size_t)(batch)->height;    \
@@ -437,11 +439,16 @@ static size_t plane_values(const ttt_batch *batch)
             const ttt__board *board_ = &game_at((batch), g_)->board;         \
             int mover_ = ttt__mover_at(board_->nn - board_->empty_count);    \
             size_t base_ = g_ * 2 * cells_;                                  \
-            for (size_t c_ = 0; c_ < cells_; c_++) {                         \
-                int mark_ = ttt__board_mark(board_, (int32_t)c_);            \
-                (planes)[base_ + c_] = mark_ == mover_ ? (ONE) : (ZERO);     \
-                (planes)[base_ + cells_ + c_] =                              \
-                    mark_ == -mover_ ? (ONE) : (ZERO);                       \
+            for (size_t c_ = 0; c_ < 2 * cells_; c_++)                       \
+                (planes)[base_ + c_] = (ZERO);                               \
+            for (int32_t s_ = board_->empty_count; s_ < board_->nn; s_++) {  \
+                int32_t packed_ = board_->order[s_];                         \
+                size_t cell_ = (size_t)TTT__ROW(packed_) *                   \
+                                   (size_t)board_->n +                       \
+                               (size_t)TTT__COL(packed_);                    \
+                int mark_ = ttt__board_mark(board_, (int32_t)cell_);         \
+                (planes)[base_ + (mark_ == mover_ ? 0 : cells_) + cell_] =   \
+                    (ONE);                                                   \
             }                                                                \
         }                                                                    \
     } while (0)
@@ -489,9 +496,13 @@ int ttt_batch_legal_mask(const ttt_batch *batch, uint8_t *mask,
             for (size_t col = 0; col < actions; col++)
                 row[col] = (uint8_t)(open && fills[col] < board->height);
         } else {
-            for (size_t c = 0; c < actions; c++)
-                row[c] = (uint8_t)(open && TTT__SLOT(board->cells[c]) <
-                                               board->empty_count);
+            /* Every cell open, then the placed ones (order[] from
+             * empty_count on) closed: a sparse board costs little. */
+            memset(row, open, actions);
+            for (int32_t slot = board->empty_count; slot < board->nn; slot++) {
+                int32_t packed = board->order[slot];
+                row[TTT__ROW(packed) * board->n + TTT__COL(packed)] = 0;
+            }
         }
     }
     return TTT_OK;
