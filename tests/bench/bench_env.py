@@ -236,15 +236,16 @@ def main():
     seconds = 0.1 if args.quick else 2.0
     c = c_rates(args.c_bench, args.quick) if args.c_bench else {}
     print("random-action steps a second, one core, with observations and masks")
-    print("%-10s %14s %14s %14s %12s %12s" % ("board", "C batch", "VectorEnv",
-                                              "pure Python", "C/Python", "Vector/Py"))
+    print("(C step: ttt_batch_step alone; the other columns write observations and masks too)")
+    print("%-10s %12s %12s %12s %12s %10s %10s" % ("board", "C step", "C batch", "VectorEnv",
+                                                   "pure Python", "C/Python", "Vector/Py"))
     for name, *shape in SHAPES:
         vector = vector_rate(shape, seconds, args.num_envs)
         python = python_rate(shape, seconds)
-        c_rate = c.get(name, (0.0, 0.0))[1]
-        print("%-10s %14s %14.0f %14.0f %12s %12.0f" % (
-            name, "%.0f" % c_rate if c_rate else "-", vector, python,
-            "%.0fx" % (c_rate / python) if c_rate else "-", vector / python))
+        c_step, c_rate = c.get(name, (0.0, 0.0))
+        print("%-10s %12s %12s %12.0f %12.0f %10s %9.0fx" % (
+            name, "%.0f" % c_step if c_step else "-", "%.0f" % c_rate if c_rate else "-",
+            vector, python, "%.0fx" % (c_rate / python) if c_rate else "-", vector / python))
 
 
 if __name__ == "__main__":
