@@ -179,6 +179,7 @@ def main():
     parser.add_argument("--budget", type=int, default=1000, help="the strong bot's node budget")
     parser.add_argument("--plot", help="save the learning curve here (PNG)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", help="save the learned table or weights here (.npy)")
     parser.add_argument("--ci", action="store_true",
                         help="a few thousand steps; fails unless the win rate goes up")
     args = parser.parse_args()
@@ -225,6 +226,9 @@ def main():
             print("no loss to the perfect bot in %d games: done" % eval_games)
             break
 
+    if args.save:
+        np.save(args.save, agent.q if args.game == "tictactoe" else agent.w)
+        print("saved:", args.save)
     if args.plot:
         import matplotlib
         matplotlib.use("Agg")
