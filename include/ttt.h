@@ -898,7 +898,8 @@ typedef struct ttt_batch_config {
 
 /* The outputs of ttt_batch_step, each an array of the batch's count
  * entries, any of them NULL to skip it. Set size to
- * sizeof(ttt_batch_outputs); fields past size are treated as NULL. */
+ * sizeof(ttt_batch_outputs); fields that later releases add at the end
+ * count as NULL for a caller whose size stops before them. */
 typedef struct ttt_batch_outputs {
     size_t size;
     float *rewards;       /* +1, -1 or 0 for the side that acted */

@@ -361,7 +361,7 @@ static float reward_for(int state, int mark)
     return 0.0f;
 }
 
-/* An outputs pointer as the caller's size allows: fields past it NULL. */
+/* The caller's outputs, or all NULL for none. */
 static ttt_batch_outputs read_outputs(const ttt_batch_outputs *outputs)
 {
     ttt_batch_outputs copy;
