@@ -119,6 +119,7 @@ class WindowAgent:
         mask = infos["action_mask"]
         n = env.num_envs
         previous = None  # the afterstate patterns each game's last move made
+        open_games = np.ones(n, dtype=bool)  # games that last move left open
         games = np.arange(n)
         for _ in range(max(1, steps // n)):
             patterns = self.afterstates(obs, mask)

@@ -5,7 +5,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import (BOT_PERFECT, BOT_RANDOM, BOT_STRONG, DRAW, IN_PROGRESS,
+from . import (BOT_PERFECT, BOT_RANDOM, BOT_STRONG, DRAW,
                O_WON, X_WON, Game, IllegalMoveError, load_library)
 
 __all__ = ["VectorEnv", "Env", "Discrete", "MultiDiscrete", "Box", "PRESETS"]
