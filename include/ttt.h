@@ -66,9 +66,9 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define TTT_VERSION_MAJOR 1
-#define TTT_VERSION_MINOR 3
+#define TTT_VERSION_MINOR 4
 #define TTT_VERSION_PATCH 0
-/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10300 for 1.3.0. */
+/* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10400 for 1.4.0. */
 #define TTT_VERSION_NUMBER \
     (TTT_VERSION_MAJOR * 10000 + TTT_VERSION_MINOR * 100 + TTT_VERSION_PATCH)
 
@@ -76,7 +76,7 @@ extern "C" {
  * compute it. Compare it with TTT_VERSION_NUMBER at start-up to detect a
  * header/library mismatch. */
 TTT_API int ttt_version(void);
-/* The same version as a static string, e.g. "1.3.0". Never NULL. */
+/* The same version as a static string, e.g. "1.4.0". Never NULL. */
 TTT_API const char *ttt_version_string(void);
 
 /* ------------------------------------------------------------------------ */
@@ -801,6 +801,212 @@ TTT_API int ttt_solve(const ttt_game *game, uint64_t node_budget,
 TTT_API int ttt_best_move(const ttt_game *game, int level,
                           uint64_t node_budget, uint64_t *seed, int *row,
                           int *col);
+
+/* ------------------------------------------------------------------------ */
+/* Batches of games, for learning (since 1.4)                                */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A batch is `count` games of one shape and one set of rules in one block of
+ * memory, stepped together by one call that takes an array of actions and
+ * writes arrays of rewards, flags and statuses, as reinforcement-learning
+ * environments want. Each game in it is an ordinary ttt_game (built with
+ * ttt_game_init_rect in its slot of the block) moved by the same calls as
+ * any game (ttt_play_next, ttt_drop, ttt_resign, ttt_game_reset,
+ * ttt_best_move), so a batch plays exactly the single game's rules.
+ *
+ * Actions: without gravity an action is a cell, row * width + col, and
+ * there are width * height of them; under gravity it is a column,
+ * 0 .. width - 1 (there are width of them), and the mark drops as ttt_drop
+ * drops it.
+ *
+ * The agent and the opponent. With opponent TTT_BATCH_SELF_PLAY the caller
+ * acts for both sides: each step plays one move for the side to move in
+ * every game. With an opponent (a TTT_BOT_* level) the caller acts for one
+ * side, the agent, and the opponent's answer is played inside the same
+ * step (and its first move right after a reset when the agent is O), so
+ * every game the caller sees is the agent's turn. Its moves are
+ * ttt_best_move's with the batch's opponent_budget and the game's own seed
+ * (see ttt_batch_seed), so a batch and single games given the same seeds
+ * play the same moves. If ttt_best_move fails (a TTT_BOT_PERFECT search out
+ * of its budget), the opponent plays ttt_random_move with the same seed
+ * instead.
+ *
+ * Rewards, for the side that acted this step (the agent, with an
+ * opponent): +1 if the game ended this step won by that side, -1 if it
+ * ended lost by that side, 0 for a draw or a game still going. The winner
+ * is the game's: under misère the side that completes a line loses, so
+ * completing one gives -1 (and the opponent completing one gives +1).
+ * An illegal action in TTT_BATCH_ILLEGAL_LOSE mode ends the game as a loss
+ * for the side that acted (ttt_resign), reward -1.
+ *
+ * terminated is 1 when the game ended by its rules (a line, a full board,
+ * an early draw, an illegal-action loss); truncated is 1 when it was drawn
+ * by the ply limit (TTT_RULE_PLY_LIMIT) and by nothing else. A game that
+ * ends is reset at once (auto-reset, the opponent's first move included),
+ * so the observations and masks written after a step show the new game;
+ * the outcome array keeps the ended game's state (TTT_X_WON, TTT_O_WON,
+ * TTT_DRAW) for that step, and TTT_IN_PROGRESS for the others.
+ *
+ * Observations are two planes per game, height x width each, row-major:
+ * plane 0 holds 1 where the side to move has a mark, plane 1 where the
+ * other side has one, 0 elsewhere; in all count x 2 x height x width
+ * values (uint8_t or float). The legal-action mask is count x actions
+ * uint8_t, 1 where the action is legal: under gravity the columns that are
+ * not full, else the empty cells; the same moves as ttt_legal_moves.
+ *
+ * No global state: a batch shares nothing with another. A batch is used by
+ * one thread at a time (its games are its own; calls on one batch must not
+ * overlap). Stepping never allocates unless the opponent is TTT_BOT_STRONG
+ * or TTT_BOT_PERFECT, whose searches allocate and free their tables as
+ * ttt_best_move does.
+ */
+typedef struct ttt_batch ttt_batch;
+
+/* ttt_batch_config.opponent: the caller plays both sides. Any other value
+ * is a TTT_BOT_* level. */
+#define TTT_BATCH_SELF_PLAY (-1)
+
+/* ttt_batch_config.illegal: what an illegal action does. REJECT leaves
+ * that game unchanged, writes its status (the code ttt_play_next or
+ * ttt_drop gave, or TTT_E_OFF_BOARD for an action out of range), reward 0
+ * and both flags 0. LOSE writes the status too, but ends that game as a
+ * loss for the side that acted: reward -1, terminated 1, then auto-reset. */
+#define TTT_BATCH_ILLEGAL_REJECT 0
+#define TTT_BATCH_ILLEGAL_LOSE 1
+
+/* The shape and rules of a batch. Set size to sizeof(ttt_batch_config);
+ * the library reads only the fields that fit in size bytes, and new fields
+ * are only ever added at the end. A zeroed struct with size, width, height
+ * and opponent set is a classic game in self-play. */
+typedef struct ttt_batch_config {
+    size_t size;
+    int32_t width;        /* columns, as ttt_game_new_rect */
+    int32_t height;       /* rows */
+    int32_t win_length;   /* K; 0 means min(width, height) */
+    int32_t misere;       /* TTT_RULE_MISERE's value, 0 or 1 */
+    int32_t early_draw;   /* TTT_RULE_EARLY_DRAW's value, 0 or 1 */
+    int32_t gravity;      /* TTT_RULE_GRAVITY's value, 0 or 1 */
+    int32_t ply_limit;    /* TTT_RULE_PLY_LIMIT's value, 0 for none */
+    int32_t opponent;     /* TTT_BATCH_SELF_PLAY or a TTT_BOT_* level */
+    int32_t agent;        /* with an opponent: TTT_X, TTT_O, or 0 for X in
+                             the first game of each slot, then the other
+                             side after every reset */
+    int32_t illegal;      /* TTT_BATCH_ILLEGAL_* */
+    uint64_t opponent_budget; /* ttt_best_move's node_budget */
+} ttt_batch_config;
+
+/* The outputs of ttt_batch_step, each an array of the batch's count
+ * entries, any of them NULL to skip it. Set size to
+ * sizeof(ttt_batch_outputs); fields that later releases add at the end
+ * count as NULL for a caller whose size stops before them. */
+typedef struct ttt_batch_outputs {
+    size_t size;
+    float *rewards;       /* +1, -1 or 0 for the side that acted */
+    uint8_t *terminated;  /* 1: ended by the rules (or an illegal loss) */
+    uint8_t *truncated;   /* 1: drawn by the ply limit alone */
+    int32_t *status;      /* TTT_OK, or the illegal action's TTT_E_* code */
+    int32_t *outcome;     /* the state the game ended in, or
+                             TTT_IN_PROGRESS */
+} ttt_batch_outputs;
+
+/* The bytes a batch of count games with this config needs (for
+ * ttt_batch_init), or 0 if the config is invalid (see ttt_batch_new) or
+ * the size does not fit in size_t. About count * ttt_game_footprint_rect,
+ * each rounded up to malloc's alignment, plus one more game and 9 bytes a
+ * game. */
+TTT_API size_t ttt_batch_footprint(const ttt_batch_config *config,
+                                   size_t count);
+
+/* Builds a batch of count games (count >= 1) in one allocation made by
+ * alloc (NULL means malloc), every game new and empty (and, with an
+ * opponent playing X, its first move made), every seed 0 (see
+ * ttt_batch_seed). Returns TTT_OK and sets *out; TTT_E_INVALID for a NULL
+ * config or out, config->size below this struct's first release, count 0,
+ * an agent other than TTT_X, TTT_O or 0, an opponent other than
+ * TTT_BATCH_SELF_PLAY or a TTT_BOT_* level, or an unknown illegal mode;
+ * TTT_E_SIZE for a bad geometry; TTT_E_RULE for a rule value
+ * ttt_game_set_rule refuses; TTT_E_NOMEM. O(count * width * height). */
+TTT_API int ttt_batch_new(const ttt_batch_config *config, size_t count,
+                          const ttt_allocator *alloc, ttt_batch **out);
+
+/* As ttt_batch_new in caller memory of mem_size bytes (at least
+ * ttt_batch_footprint, aligned like malloc's result); no allocation.
+ * TTT_E_INVALID also for NULL or misaligned memory, TTT_E_BUFFER if
+ * mem_size is too small. Release with ttt_batch_free before reusing the
+ * memory. */
+TTT_API int ttt_batch_init(void *mem, size_t mem_size,
+                           const ttt_batch_config *config, size_t count,
+                           ttt_batch **out);
+
+/* Releases a batch (its memory only if ttt_batch_new made it). NULL is a
+ * no-op. */
+TTT_API void ttt_batch_free(ttt_batch *batch);
+
+/* The number of games, or 0 for a NULL batch. */
+TTT_API size_t ttt_batch_count(const ttt_batch *batch);
+/* The number of actions: width under gravity, else width * height; 0 for
+ * a NULL batch. */
+TTT_API int ttt_batch_action_count(const ttt_batch *batch);
+
+/* Sets game i's opponent seed to seed + i * 0x9E3779B97F4A7C15 (mod 2^64),
+ * for every i, so that each game's opponent draws its own numbers. The
+ * opponent's moves of game i are ttt_best_move's with &seed_i. Changes no
+ * game. TTT_E_INVALID for a NULL batch. O(count). */
+TTT_API int ttt_batch_seed(ttt_batch *batch, uint64_t seed);
+
+/* Resets every game to the empty board (ttt_game_reset), the agent's side
+ * back to its first one, and plays the opponent's first move where it
+ * plays X. Seeds are kept (call ttt_batch_seed for a reproducible start).
+ * TTT_E_INVALID for a NULL batch. O(count) plus the opponent's moves. */
+TTT_API int ttt_batch_reset(ttt_batch *batch);
+
+/* Sets game index to the position after the actions moves[0 .. len - 1]
+ * (cells, or columns under gravity, as ttt_batch_step takes them), played
+ * alternately from X on an empty board, for curricula. With an opponent
+ * the agent then plays the side to move. The position must be open:
+ * TTT_E_GAME_OVER if the moves end the game. An illegal move returns its
+ * code (as ttt_play_next or ttt_drop give it, TTT_E_OFF_BOARD for an action
+ * out of range). On any failure the game is unchanged.
+ * TTT_E_INVALID for a NULL batch, NULL moves with len > 0; TTT_E_RANGE for
+ * index >= count. O(width * height + len). */
+TTT_API int ttt_batch_set_moves(ttt_batch *batch, size_t index,
+                                const int32_t *moves, size_t len);
+
+/* Plays actions[i] for the side to move in every game i, then the
+ * opponent's answer where there is one, and writes the outputs (see
+ * ttt_batch_outputs and the section's comment: rewards, flags, statuses,
+ * outcomes, auto-reset). outputs may be NULL to write nothing.
+ * A batch of count games takes count actions. TTT_E_INVALID for a NULL
+ * batch or actions, or outputs->size below this struct's first release;
+ * then nothing changes. An illegal action is not an error of the call: it
+ * is that game's status. Costs count moves (O(1) or O(win_length) each, as
+ * ttt_play), plus the opponent's searches. */
+TTT_API int ttt_batch_step(ttt_batch *batch, const int32_t *actions,
+                           const ttt_batch_outputs *outputs);
+
+/* Writes the observation planes (see the section's comment) into planes,
+ * count * 2 * height * width values. TTT_E_BUFFER if capacity (in values)
+ * is smaller; TTT_E_INVALID for a NULL batch or planes. O(count * width *
+ * height). */
+TTT_API int ttt_batch_observe_u8(const ttt_batch *batch, uint8_t *planes,
+                                 size_t capacity);
+/* The same planes as float (0.0f and 1.0f). */
+TTT_API int ttt_batch_observe_f32(const ttt_batch *batch, float *planes,
+                                  size_t capacity);
+
+/* Writes the legal-action masks, count * ttt_batch_action_count values,
+ * 1 for a legal action, 0 otherwise. TTT_E_BUFFER if capacity is smaller;
+ * TTT_E_INVALID for a NULL batch or mask. O(count * actions). */
+TTT_API int ttt_batch_legal_mask(const ttt_batch *batch, uint8_t *mask,
+                                 size_t capacity);
+
+/* Game index of the batch, for reading (ttt_board, ttt_state,
+ * ttt_legal_moves, ttt_game_save, ...) until the next call that changes
+ * the batch. It must not be changed or freed. TTT_E_INVALID for a NULL
+ * batch or out, TTT_E_RANGE for index >= count. */
+TTT_API int ttt_batch_game(const ttt_batch *batch, size_t index,
+                           const ttt_game **out);
 
 #ifdef __cplusplus
 }

@@ -86,11 +86,11 @@ wheel=$(ls "$work"/dist/ttt-*.whl)
 import sys, zipfile
 wheel = zipfile.ZipFile(sys.argv[1])
 names = wheel.namelist()
-want = {"ttt/__init__.py", "ttt/__main__.py", "ttt/py.typed", "ttt/libttt.so", "ttt/ttt-cli"}
-package = {n for n in names if not n.startswith("ttt-1.3.0.dist-info/")}
+want = {"ttt/__init__.py", "ttt/__main__.py", "ttt/env.py", "ttt/py.typed", "ttt/libttt.so", "ttt/ttt-cli"}
+package = {n for n in names if not n.startswith("ttt-1.4.0.dist-info/")}
 if package != want:
     sys.exit("wheel contents: %s, expected %s" % (sorted(package), sorted(want)))
-entry_points = wheel.read("ttt-1.3.0.dist-info/entry_points.txt").decode().split()
+entry_points = wheel.read("ttt-1.4.0.dist-info/entry_points.txt").decode().split()
 if entry_points != ["[console_scripts]", "ttt", "=", "ttt.__main__:main"]:
     sys.exit("wheel entry points: %s, expected the ttt console script" % entry_points)
 print("wheel:", sys.argv[1].rsplit("/", 1)[-1], "holds", ", ".join(sorted(package)),
@@ -99,7 +99,7 @@ PY
 find "$work/venv" | sort >"$work/after.txt"
 site=$("$venv_python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 unexpected=$(comm -13 "$work/before.txt" "$work/after.txt" |
-  grep -v -e "^$site/ttt\$" -e "^$site/ttt/" -e "^$site/ttt-1.3.0.dist-info" \
+  grep -v -e "^$site/ttt\$" -e "^$site/ttt/" -e "^$site/ttt-1.4.0.dist-info" \
     -e "^$work/venv/bin/ttt\$" || true)
 if [ -n "$unexpected" ]; then
   echo "installing the package changed more than the package:"

@@ -33,7 +33,7 @@ import sys
 import threading
 from typing import Callable, List, NamedTuple, Optional, Tuple, Union
 
-__version__ = "1.3.0"
+__version__ = "1.4.0"
 
 __all__ = [
     # types
@@ -579,7 +579,7 @@ def has_engine(lib_path: Optional[str] = None) -> bool:
 
 
 def version(lib_path: Optional[str] = None) -> str:
-    """The loaded library's version string, e.g. "1.3.0"."""
+    """The loaded library's version string, e.g. "1.4.0"."""
     return load_library(lib_path).ttt_version_string().decode()
 
 
@@ -1234,3 +1234,12 @@ class Game:
         return "<ttt.Game %dx%d k=%d ply=%d %s>" % (
             self._width, self._height, self._win_length, ply, status)
 
+
+
+def __getattr__(name: str):
+    """ttt.VectorEnv and ttt.Env (ttt/env.py) load on first use: they need
+    numpy, which `import ttt` alone does not."""
+    if name in ("VectorEnv", "Env"):
+        from . import env
+        return getattr(env, name)
+    raise AttributeError("module 'ttt' has no attribute %r" % (name,))

@@ -32,7 +32,7 @@ use std::os::raw::{c_char, c_int, c_void};
 /// Major version of the header these declarations follow.
 pub const TTT_VERSION_MAJOR: c_int = 1;
 /// Minor version of the header these declarations follow.
-pub const TTT_VERSION_MINOR: c_int = 3;
+pub const TTT_VERSION_MINOR: c_int = 4;
 /// Patch version of the header these declarations follow.
 pub const TTT_VERSION_PATCH: c_int = 0;
 /// `MAJOR * 10000 + MINOR * 100 + PATCH`; compare with `ttt_version()`.
@@ -180,10 +180,70 @@ pub const TTT_BOT_STRONG: c_int = 1;
 /// `ttt_best_move` level: an optimal move of `ttt_solve`.
 pub const TTT_BOT_PERFECT: c_int = 2;
 
+/// `ttt_batch_config.opponent`: the caller plays both sides (since 1.4).
+pub const TTT_BATCH_SELF_PLAY: i32 = -1;
+/// `ttt_batch_config.illegal`: an illegal action changes nothing (since 1.4).
+pub const TTT_BATCH_ILLEGAL_REJECT: i32 = 0;
+/// `ttt_batch_config.illegal`: an illegal action loses the game (since 1.4).
+pub const TTT_BATCH_ILLEGAL_LOSE: i32 = 1;
+
 // ------------------------------------------------------------------ types
 
 /// The opaque game (`struct ttt_game`): only ever behind a pointer.
 pub enum ttt_game {}
+
+/// The opaque batch of games (`struct ttt_batch`, since 1.4).
+pub enum ttt_batch {}
+
+/// A batch's shape and rules (`struct ttt_batch_config`, since 1.4): set
+/// `size` to `size_of::<ttt_batch_config>()`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ttt_batch_config {
+    /// The struct's size in bytes, set by the caller.
+    pub size: usize,
+    /// Columns.
+    pub width: i32,
+    /// Rows.
+    pub height: i32,
+    /// K; 0 means min(width, height).
+    pub win_length: i32,
+    /// `TTT_RULE_MISERE`'s value.
+    pub misere: i32,
+    /// `TTT_RULE_EARLY_DRAW`'s value.
+    pub early_draw: i32,
+    /// `TTT_RULE_GRAVITY`'s value.
+    pub gravity: i32,
+    /// `TTT_RULE_PLY_LIMIT`'s value.
+    pub ply_limit: i32,
+    /// `TTT_BATCH_SELF_PLAY` or a `TTT_BOT_*` level.
+    pub opponent: i32,
+    /// With an opponent: `TTT_X`, `TTT_O` or 0 (alternate).
+    pub agent: i32,
+    /// `TTT_BATCH_ILLEGAL_*`.
+    pub illegal: i32,
+    /// The opponent's `ttt_best_move` node budget.
+    pub opponent_budget: u64,
+}
+
+/// Where `ttt_batch_step` writes (`struct ttt_batch_outputs`, since 1.4):
+/// arrays of the batch's count, any of them null.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct ttt_batch_outputs {
+    /// The struct's size in bytes, set by the caller.
+    pub size: usize,
+    /// +1, -1 or 0 for the side that acted.
+    pub rewards: *mut f32,
+    /// 1 if the game ended by its rules.
+    pub terminated: *mut u8,
+    /// 1 if it was drawn by the ply limit alone.
+    pub truncated: *mut u8,
+    /// `TTT_OK` or the illegal action's code.
+    pub status: *mut i32,
+    /// The state the game ended in, or `TTT_IN_PROGRESS`.
+    pub outcome: *mut i32,
+}
 
 /// A caller-supplied allocator (`struct ttt_allocator`).
 #[repr(C)]
@@ -245,7 +305,7 @@ pub struct ttt_solution {
 extern "C" {
     /// The linked library's version as `TTT_VERSION_NUMBER` would compute it.
     pub fn ttt_version() -> c_int;
-    /// The linked library's version as a static string, e.g. "1.3.0".
+    /// The linked library's version as a static string, e.g. "1.4.0".
     pub fn ttt_version_string() -> *const c_char;
     /// A static English message for any status, never NULL.
     pub fn ttt_strerror(status: c_int) -> *const c_char;
@@ -501,4 +561,53 @@ extern "C" {
         row: *mut c_int,
         col: *mut c_int,
     ) -> c_int;
+
+    /// Bytes a batch of `count` games needs for `ttt_batch_init` (since 1.4).
+    pub fn ttt_batch_footprint(config: *const ttt_batch_config, count: usize) -> usize;
+    /// A batch of `count` games in one allocation (since 1.4).
+    pub fn ttt_batch_new(
+        config: *const ttt_batch_config,
+        count: usize,
+        alloc: *const ttt_allocator,
+        out: *mut *mut ttt_batch,
+    ) -> c_int;
+    /// A batch in caller memory (since 1.4).
+    pub fn ttt_batch_init(
+        mem: *mut c_void,
+        mem_size: usize,
+        config: *const ttt_batch_config,
+        count: usize,
+        out: *mut *mut ttt_batch,
+    ) -> c_int;
+    /// Releases a batch; null is a no-op (since 1.4).
+    pub fn ttt_batch_free(batch: *mut ttt_batch);
+    /// The number of games (since 1.4).
+    pub fn ttt_batch_count(batch: *const ttt_batch) -> usize;
+    /// The number of actions (since 1.4).
+    pub fn ttt_batch_action_count(batch: *const ttt_batch) -> c_int;
+    /// Seeds every game's opponent (since 1.4).
+    pub fn ttt_batch_seed(batch: *mut ttt_batch, seed: u64) -> c_int;
+    /// Resets every game (since 1.4).
+    pub fn ttt_batch_reset(batch: *mut ttt_batch) -> c_int;
+    /// Sets one game to the position after a move list (since 1.4).
+    pub fn ttt_batch_set_moves(
+        batch: *mut ttt_batch,
+        index: usize,
+        moves: *const i32,
+        len: usize,
+    ) -> c_int;
+    /// Plays one action in every game (since 1.4).
+    pub fn ttt_batch_step(
+        batch: *mut ttt_batch,
+        actions: *const i32,
+        outputs: *const ttt_batch_outputs,
+    ) -> c_int;
+    /// Writes the observation planes as bytes (since 1.4).
+    pub fn ttt_batch_observe_u8(batch: *const ttt_batch, planes: *mut u8, capacity: usize) -> c_int;
+    /// Writes the observation planes as floats (since 1.4).
+    pub fn ttt_batch_observe_f32(batch: *const ttt_batch, planes: *mut f32, capacity: usize) -> c_int;
+    /// Writes the legal-action masks (since 1.4).
+    pub fn ttt_batch_legal_mask(batch: *const ttt_batch, mask: *mut u8, capacity: usize) -> c_int;
+    /// One game of the batch, for reading (since 1.4).
+    pub fn ttt_batch_game(batch: *const ttt_batch, index: usize, out: *mut *const ttt_game) -> c_int;
 }

@@ -45,10 +45,12 @@
 //! [`Arc`](std::sync::Arc). The raw declarations are re-exported as [`sys`].
 #![warn(missing_docs)]
 
+mod batch;
 mod engine;
 mod error;
 mod game;
 
+pub use batch::{Batch, BatchConfig, StepOutputs};
 pub use engine::{BotLevel, Counts, Method, Perft, Solution, SolveOptions, Value};
 pub use error::{Error, ErrorKind, Result};
 pub use game::{Ending, Event, Game, Move};
@@ -193,7 +195,7 @@ pub(crate) fn from_c(value: c_int) -> usize {
     usize::try_from(value).unwrap_or_else(|_| panic!("libttt returned {value} for a count"))
 }
 
-/// The version of the linked C library, e.g. "1.3.0".
+/// The version of the linked C library, e.g. "1.4.0".
 pub fn version() -> &'static str {
     // SAFETY: ttt_version_string returns a static NUL-terminated string.
     unsafe { CStr::from_ptr(sys::ttt_version_string()) }
@@ -202,7 +204,7 @@ pub fn version() -> &'static str {
 }
 
 /// The version of the linked C library as a number, `MAJOR * 10000 +
-/// MINOR * 100 + PATCH` (10300 for 1.3.0); compare with
+/// MINOR * 100 + PATCH` (10400 for 1.4.0); compare with
 /// [`sys::TTT_VERSION_NUMBER`] to catch a header/library mismatch.
 pub fn version_number() -> i32 {
     // SAFETY: no arguments, no state.

@@ -10,6 +10,8 @@ const RAW_ONLY: &[&str] = &[
     "ttt_game_new_rect_with",
     "ttt_game_footprint_rect",
     "ttt_game_init_rect",
+    "ttt_batch_footprint",
+    "ttt_batch_init",
 ];
 
 #[test]

@@ -1,0 +1,520 @@
+"""env.py - learning environments on libttt: VectorEnv (a batch of games, Gymnasium's vector API) and Env (one game, PettingZoo's AEC API); the only module that imports numpy."""
+
+import ctypes
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import (BOT_PERFECT, BOT_RANDOM, BOT_STRONG, DRAW,
+               O_WON, X_WON, Game, IllegalMoveError, load_library)
+
+__all__ = ["VectorEnv", "Env", "Discrete", "MultiDiscrete", "Box", "PRESETS"]
+
+# Named games: (width, height, k, gravity).
+PRESETS = {
+    "tictactoe": (3, 3, 3, False),
+    "connect4": (7, 6, 4, True),
+    "connect_four": (7, 6, 4, True),
+    "gomoku": (15, 15, 5, False),
+}
+
+SELF_PLAY = -1
+ILLEGAL_MODES = {"reject": 0, "lose": 1}
+OPPONENTS = {None: SELF_PLAY, "random": BOT_RANDOM, "strong": BOT_STRONG,
+             "perfect": BOT_PERFECT}
+AGENTS = {"x": 1, "o": -1, "alternate": 0}
+
+
+# ---------------------------------------------------------------------------
+# Spaces: the fields and methods of Gymnasium's spaces that agents read,
+# without depending on gymnasium.
+
+
+class Discrete:
+    """Integers 0 .. n - 1, as gymnasium.spaces.Discrete."""
+
+    def __init__(self, n: int, seed: Optional[int] = None):
+        self.n = int(n)
+        self.shape: Tuple[int, ...] = ()
+        self.dtype = np.dtype(np.int64)
+        self._rng = np.random.default_rng(seed)
+
+    def seed(self, seed: Optional[int] = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def sample(self, mask: Optional[np.ndarray] = None) -> int:
+        """A uniform integer, or a uniform one among mask's nonzero places."""
+        if mask is None:
+            return int(self._rng.integers(self.n))
+        legal = np.flatnonzero(mask)
+        return int(self._rng.choice(legal)) if legal.size else 0
+
+    def contains(self, x: Any) -> bool:
+        return isinstance(x, (int, np.integer)) and 0 <= int(x) < self.n
+
+    def __repr__(self) -> str:
+        return "Discrete(%d)" % self.n
+
+
+class MultiDiscrete:
+    """One Discrete(n) per game, as gymnasium.spaces.MultiDiscrete."""
+
+    def __init__(self, nvec: Sequence[int], seed: Optional[int] = None):
+        self.nvec = np.asarray(nvec, dtype=np.int64)
+        self.shape = self.nvec.shape
+        self.dtype = np.dtype(np.int64)
+        self._rng = np.random.default_rng(seed)
+
+    def seed(self, seed: Optional[int] = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def sample(self) -> np.ndarray:
+        return (self._rng.random(self.shape) * self.nvec).astype(np.int64)
+
+    def contains(self, x: Any) -> bool:
+        x = np.asarray(x)
+        return x.shape == self.shape and bool(((x >= 0) & (x < self.nvec)).all())
+
+    def __repr__(self) -> str:
+        return "MultiDiscrete(%s)" % (self.nvec.tolist(),)
+
+
+class Box:
+    """Arrays of a shape and dtype with values in [low, high], as
+    gymnasium.spaces.Box."""
+
+    def __init__(self, low: float, high: float, shape: Tuple[int, ...], dtype):
+        self.low, self.high = low, high
+        self.shape = tuple(shape)
+        self.dtype = np.dtype(dtype)
+
+    def contains(self, x: Any) -> bool:
+        x = np.asarray(x)
+        return (x.shape == self.shape and x.dtype == self.dtype
+                and bool(((x >= self.low) & (x <= self.high)).all()))
+
+    def __repr__(self) -> str:
+        return "Box(%s, %s, %s, %s)" % (self.low, self.high, self.shape, self.dtype)
+
+
+# ---------------------------------------------------------------------------
+# The C batch (ttt.h, "Batches of games, for learning", since 1.4)
+
+
+class _BatchConfig(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("width", ctypes.c_int32),
+                ("height", ctypes.c_int32), ("win_length", ctypes.c_int32),
+                ("misere", ctypes.c_int32), ("early_draw", ctypes.c_int32),
+                ("gravity", ctypes.c_int32), ("ply_limit", ctypes.c_int32),
+                ("opponent", ctypes.c_int32), ("agent", ctypes.c_int32),
+                ("illegal", ctypes.c_int32), ("opponent_budget", ctypes.c_uint64)]
+
+
+class _BatchOutputs(ctypes.Structure):
+    _fields_ = [("size", ctypes.c_size_t), ("rewards", ctypes.c_void_p),
+                ("terminated", ctypes.c_void_p), ("truncated", ctypes.c_void_p),
+                ("status", ctypes.c_void_p), ("outcome", ctypes.c_void_p)]
+
+
+_vp, _size = ctypes.c_void_p, ctypes.c_size_t
+_BATCH_PROTOTYPES = {
+    "ttt_batch_new": (ctypes.c_int, [ctypes.POINTER(_BatchConfig), _size, _vp,
+                                     ctypes.POINTER(_vp)]),
+    "ttt_batch_free": (None, [_vp]),
+    "ttt_batch_action_count": (ctypes.c_int, [_vp]),
+    "ttt_batch_seed": (ctypes.c_int, [_vp, ctypes.c_uint64]),
+    "ttt_batch_reset": (ctypes.c_int, [_vp]),
+    "ttt_batch_set_moves": (ctypes.c_int, [_vp, _size, _vp, _size]),
+    "ttt_batch_step": (ctypes.c_int, [_vp, _vp, ctypes.POINTER(_BatchOutputs)]),
+    "ttt_batch_observe_u8": (ctypes.c_int, [_vp, _vp, _size]),
+    "ttt_batch_observe_f32": (ctypes.c_int, [_vp, _vp, _size]),
+    "ttt_batch_legal_mask": (ctypes.c_int, [_vp, _vp, _size]),
+    "ttt_batch_game": (ctypes.c_int, [_vp, _size, ctypes.POINTER(_vp)]),
+}
+
+
+def _batch_library(lib_path: Optional[str]):
+    lib = load_library(lib_path)
+    missing = [name for name in _BATCH_PROTOTYPES if not hasattr(lib, name)]
+    if missing:
+        raise OSError("libttt 1.4 or later is needed for batches: it lacks %s"
+                      % ", ".join(missing))
+    for name, (restype, argtypes) in _BATCH_PROTOTYPES.items():
+        function = getattr(lib, name)
+        function.restype, function.argtypes = restype, argtypes
+    return lib
+
+
+def _shape(game, width, height, k, gravity):
+    if game is None:
+        return width, height, k, gravity
+    try:
+        return PRESETS[game]
+    except KeyError:
+        raise ValueError("unknown game %r: one of %s" % (game, ", ".join(PRESETS))) from None
+
+
+def _lookup(table: Dict, key, what: str) -> int:
+    if isinstance(key, str):
+        key = key.lower()
+    if key in table:
+        return table[key]
+    if isinstance(key, (int, np.integer)) and int(key) in table.values():
+        return int(key)
+    raise ValueError("unknown %s %r: one of %s" % (what, key, list(table)))
+
+
+class VectorEnv:
+    """num_envs games of one shape and rules in one C batch, in the shape of
+    Gymnasium's vector API:
+
+        env = ttt.VectorEnv(4096, game="connect4")      # or width=, height=, k=, gravity=
+        obs, infos = env.reset(seed=1)                  # obs: (num_envs, 2, H, W)
+        obs, rewards, terminated, truncated, infos = env.step(actions)
+
+    Actions are cells (row * width + col), or columns under gravity. The
+    opponent (None for self-play, "random", "strong" with opponent_budget
+    nodes, "perfect") answers inside step, so every game is the agent's turn;
+    agent is "x", "o" or "alternate" (side changes after every game).
+    Rewards are +1/-1/0 for the side that acted (under misère completing a
+    line loses). Finished games reset at once (Gymnasium's same-step
+    autoreset): the observation is the new game's, infos["outcome"] holds the
+    ended game's state (1 X won, 2 O won, 3 draw; 0 for games still going).
+    An illegal action is reported in infos["status"] (a negative TTT_E_*
+    code) and, with illegal="reject", changes nothing; with illegal="lose"
+    it loses the game (reward -1).
+
+    The arrays step and reset return, and infos' arrays, are this object's
+    own buffers, which the C library writes in place: no copy per step. They
+    hold the latest step's values; copy them to keep older ones.
+    obs_dtype is np.float32 (default) or np.uint8. infos["action_mask"] is a
+    bool array (num_envs, actions) viewing the C mask.
+    """
+
+    metadata: Dict[str, Any] = {"autoreset_mode": "same-step"}
+
+    def __init__(self, num_envs: int, width: int = 3, height: int = 3,
+                 k: int = 3, gravity: bool = False, opponent=None,
+                 seed: Optional[int] = None, *, game: Optional[str] = None,
+                 misere: bool = False, early_draw: bool = False,
+                 ply_limit: int = 0, agent: str = "x", illegal: str = "reject",
+                 opponent_budget: int = 0, obs_dtype=np.float32,
+                 lib_path: Optional[str] = None):
+        self._batch = None
+        width, height, k, gravity = _shape(game, width, height, k, gravity)
+        if num_envs < 1:
+            raise ValueError("num_envs must be at least 1")
+        self._lib = lib = _batch_library(lib_path)
+        config = _BatchConfig(ctypes.sizeof(_BatchConfig), width, height, k,
+                              int(misere), int(early_draw), int(gravity),
+                              ply_limit, _lookup(OPPONENTS, opponent, "opponent"),
+                              _lookup(AGENTS, agent, "agent"),
+                              _lookup(ILLEGAL_MODES, illegal, "illegal mode"),
+                              opponent_budget)
+        batch = ctypes.c_void_p()
+        status = lib.ttt_batch_new(ctypes.byref(config), num_envs, None,
+                                   ctypes.byref(batch))
+        if status != 0:
+            from . import _error
+            raise _error(lib, status)
+        self._batch = batch
+        self.num_envs = num_envs
+        self.width, self.height, self.k, self.gravity = width, height, k, bool(gravity)
+        self.num_actions = lib.ttt_batch_action_count(batch)
+        self._obs = np.zeros((num_envs, 2, height, width), dtype=obs_dtype)
+        if self._obs.dtype == np.float32:
+            self._observe = lib.ttt_batch_observe_f32
+        elif self._obs.dtype == np.uint8:
+            self._observe = lib.ttt_batch_observe_u8
+        else:
+            raise ValueError("obs_dtype must be np.float32 or np.uint8")
+        self._mask_u8 = np.zeros((num_envs, self.num_actions), dtype=np.uint8)
+        self._mask = self._mask_u8.view(np.bool_)
+        self._rewards = np.zeros(num_envs, dtype=np.float32)
+        self._terminated_u8 = np.zeros(num_envs, dtype=np.uint8)
+        self._truncated_u8 = np.zeros(num_envs, dtype=np.uint8)
+        self._status = np.zeros(num_envs, dtype=np.int32)
+        self._outcome = np.zeros(num_envs, dtype=np.int32)
+        self._actions = np.zeros(num_envs, dtype=np.int32)
+        self._outputs = _BatchOutputs(
+            ctypes.sizeof(_BatchOutputs), self._rewards.ctypes.data,
+            self._terminated_u8.ctypes.data, self._truncated_u8.ctypes.data,
+            self._status.ctypes.data, self._outcome.ctypes.data)
+        self._outputs_ref = ctypes.byref(self._outputs)
+        self._obs_ptr, self._obs_len = self._obs.ctypes.data, self._obs.size
+        self._mask_ptr, self._mask_len = self._mask_u8.ctypes.data, self._mask_u8.size
+        self._infos = {"action_mask": self._mask, "status": self._status,
+                       "outcome": self._outcome}
+        self.single_action_space = Discrete(self.num_actions, seed)
+        self.action_space = MultiDiscrete([self.num_actions] * num_envs, seed)
+        self.single_observation_space = Box(0, 1, (2, height, width), self._obs.dtype)
+        self.observation_space = Box(0, 1, (num_envs, 2, height, width), self._obs.dtype)
+        if seed is not None:
+            lib.ttt_batch_seed(batch, seed)
+            lib.ttt_batch_reset(batch)
+        self._write()
+
+    def _write(self) -> None:
+        self._observe(self._batch, self._obs_ptr, self._obs_len)
+        self._lib.ttt_batch_legal_mask(self._batch, self._mask_ptr, self._mask_len)
+
+    def _live(self):
+        if self._batch is None:
+            raise ValueError("the environment is closed")
+        return self._batch
+
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None):
+        """Starts every game anew; seed (if given) reseeds the opponents
+        (game i from seed + i * 0x9E3779B97F4A7C15). Returns (obs, infos)."""
+        batch = self._live()
+        if seed is not None:
+            self._lib.ttt_batch_seed(batch, seed)
+            self.single_action_space.seed(seed)
+            self.action_space.seed(seed)
+        self._lib.ttt_batch_reset(batch)
+        self._status.fill(0)
+        self._outcome.fill(0)
+        self._write()
+        return self._obs, self._infos
+
+    def step(self, actions):
+        """Plays actions (num_envs ints) and the opponent's answers; returns
+        (obs, rewards, terminated, truncated, infos)."""
+        batch = self._live()
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError("actions must have shape (%d,)" % self.num_envs)
+        if actions.dtype != np.int32 or not actions.flags.c_contiguous:
+            np.copyto(self._actions, actions, casting="unsafe")
+            actions = self._actions
+        self._lib.ttt_batch_step(batch, actions.ctypes.data, self._outputs_ref)
+        self._write()
+        return (self._obs, self._rewards, self._terminated_u8.view(np.bool_),
+                self._truncated_u8.view(np.bool_), self._infos)
+
+    def set_moves(self, index: int, moves: Sequence[int]) -> None:
+        """Sets game index to the position after moves (actions from the
+        empty board, X first), for curricula; with an opponent the agent
+        plays the side to move there. Raises the move's TttError if a move is
+        illegal or the moves end the game; then nothing changes."""
+        batch = self._live()
+        array = np.ascontiguousarray(moves, dtype=np.int32)
+        status = self._lib.ttt_batch_set_moves(batch, index, array.ctypes.data, array.size)
+        if status != 0:
+            from . import _error
+            raise _error(self._lib, status)
+        self._write()
+
+    def render(self, index: int = 0) -> str:
+        """Game index's board as text, as str(ttt.Game) draws it."""
+        return _render(self._board(index), self.width)
+
+    def _board(self, index: int) -> np.ndarray:
+        planes = self._obs[index]
+        mover = 1 if int((planes != 0).sum()) % 2 == 0 else -1
+        return (planes[0] != 0) * mover - (planes[1] != 0) * mover
+
+    def close(self) -> None:
+        batch, self._batch = self._batch, None
+        if batch is not None:
+            self._lib.ttt_batch_free(batch)
+
+    def __del__(self) -> None:
+        self.close()
+
+    def __enter__(self) -> "VectorEnv":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return "<ttt.VectorEnv %d games %dx%d k=%d%s>" % (
+            self.num_envs, self.width, self.height, self.k,
+            " gravity" if self.gravity else "")
+
+
+def _render(board: np.ndarray, width: int) -> str:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    chars = {1: "X", -1: "O", 0: "."}
+    label = len(str(board.shape[0]))
+    lines = [" " * label + "  " + " ".join(letters[c % 26] for c in range(width))]
+    for r in range(board.shape[0]):
+        lines.append(str(r + 1).rjust(label) + "  " +
+                     " ".join(chars[int(v)] for v in board[r]))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# One game as PettingZoo's AEC environment
+
+
+class Env:
+    """One game with PettingZoo's AEC interface, as tictactoe_v3 and
+    connect_four_v3 have it:
+
+        env = ttt.Env(game="connect4")        # or width=, height=, k=, gravity=
+        env.reset(seed=42)
+        for agent in env.agent_iter():
+            observation, reward, termination, truncation, info = env.last()
+            action = None if termination or truncation else policy(observation)
+            env.step(action)
+
+    Agents are "player_0"/"player_1" for connect4 (as connect_four_v3) and
+    "player_1"/"player_2" otherwise (as tictactoe_v3); the first plays X.
+    observe(agent) gives {"observation": uint8 (height, width, 2): channel 0
+    the agent's marks, channel 1 the other's; "action_mask": int8 (actions,)}.
+    A win gives +1 to the winner and -1 to the loser, a draw 0; an illegal
+    action ends the game with -1 for its player and 0 for the other (as
+    PettingZoo's TerminateIllegalWrapper), infos[agent]["illegal_move"] True.
+    A ply-limit draw sets truncations instead of terminations.
+
+    Differences from PettingZoo: actions number cells row-major (row * width
+    + col; tictactoe_v3 numbers them column-major), or columns under gravity
+    as connect_four_v3 does; there is no randomness, so reset's seed only
+    seeds the action spaces; render() returns the board as text for any
+    render_mode; the spaces are this module's Discrete and Box stand-ins
+    (same fields), and observation_space(agent) is the Box of "observation"
+    only, not a Dict space.
+    """
+
+    metadata = {"render_modes": ["ansi", "human"], "name": "ttt_v0",
+                "is_parallelizable": False}
+
+    def __init__(self, game: Optional[str] = None, width: int = 3,
+                 height: int = 3, k: int = 3, gravity: bool = False, *,
+                 misere: bool = False, early_draw: bool = False,
+                 ply_limit: int = 0, render_mode: Optional[str] = None,
+                 lib_path: Optional[str] = None):
+        width, height, k, gravity = _shape(game, width, height, k, gravity)
+        self.render_mode = render_mode
+        self._game = Game(width=width, height=height, k=k, misere=misere,
+                          early_draw=early_draw, gravity=gravity, lib_path=lib_path)
+        if ply_limit:
+            from . import RULE_PLY_LIMIT
+            self._game.set_rule(RULE_PLY_LIMIT, ply_limit)
+        self.width, self.height, self.gravity = width, height, bool(gravity)
+        self._ply_limit = ply_limit
+        self.num_actions = width if gravity else width * height
+        first = 0 if game in ("connect4", "connect_four") else 1
+        self.possible_agents = ["player_%d" % first, "player_%d" % (first + 1)]
+        self._marks = {self.possible_agents[0]: 1, self.possible_agents[1]: -1}
+        self._action_spaces = {a: Discrete(self.num_actions) for a in self.possible_agents}
+        self._observation_spaces = {a: Box(0, 1, (height, width, 2), np.uint8)
+                                    for a in self.possible_agents}
+        self.reset()
+
+    @property
+    def num_agents(self) -> int:
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self) -> int:
+        return len(self.possible_agents)
+
+    def action_space(self, agent: str) -> Discrete:
+        return self._action_spaces[agent]
+
+    def observation_space(self, agent: str) -> Box:
+        return self._observation_spaces[agent]
+
+    def reset(self, seed: Optional[int] = None,
+              options: Optional[Dict[str, Any]] = None) -> None:
+        self._game.reset()
+        if seed is not None:
+            for i, agent in enumerate(self.possible_agents):
+                self._action_spaces[agent].seed(seed + i)
+        self.agents: List[str] = self.possible_agents[:]
+        self.rewards = {a: 0 for a in self.agents}
+        self._cumulative_rewards = {a: 0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+        board = np.array(self._game.board(), dtype=np.int8)
+        mark = self._marks[agent]
+        observation = np.stack([board == mark, board == -mark], axis=2).astype(np.uint8)
+        mask = np.zeros(self.num_actions, dtype=np.int8)
+        for row, col in self._game.legal_moves():
+            mask[col if self.gravity else row * self.width + col] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def last(self, observe: bool = True):
+        agent = self.agent_selection
+        observation = self.observe(agent) if observe else None
+        return (observation, self._cumulative_rewards[agent],
+                self.terminations[agent], self.truncations[agent], self.infos[agent])
+
+    def agent_iter(self, max_iter: int = 2 ** 63) -> Iterator[str]:
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
+
+    def _other(self, agent: str) -> str:
+        return self.possible_agents[1 - self.possible_agents.index(agent)]
+
+    def step(self, action: Optional[int]) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            if action is not None:
+                raise ValueError("when an agent is done, the only valid action is None")
+            # PettingZoo's dead step: the agent leaves, the next one plays.
+            self.agents.remove(agent)
+            del self.rewards[agent], self._cumulative_rewards[agent]
+            del self.terminations[agent], self.truncations[agent], self.infos[agent]
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        self._cumulative_rewards[agent] = 0
+        other = self._other(agent)
+        self.rewards = {a: 0 for a in self.agents}
+        try:
+            if not isinstance(action, (int, np.integer)):
+                raise IllegalMoveError(-1, "the action is not an integer")
+            action = int(action)
+            if self.gravity:
+                self._game.drop(action)
+            elif 0 <= action < self.num_actions:
+                self._game.play(action // self.width, action % self.width)
+            else:
+                raise IllegalMoveError(-5, "the action is off the board")
+            state = self._game.state
+        except IllegalMoveError:
+            self.rewards[agent], self.rewards[other] = -1, 0
+            self.infos[agent]["illegal_move"] = True
+            for a in self.agents:
+                self.terminations[a] = True
+            state = None
+        if state in (X_WON, O_WON):
+            winner = 1 if state == X_WON else -1
+            for a in self.agents:
+                self.rewards[a] = 1 if self._marks[a] == winner else -1
+                self.terminations[a] = True
+        elif state == DRAW:
+            by_limit = (self._ply_limit and self._game.ply == self._ply_limit
+                        and self._game.ending.name == "PLY_LIMIT")
+            for a in self.agents:
+                if by_limit:
+                    self.truncations[a] = True
+                else:
+                    self.terminations[a] = True
+        self.agent_selection = other
+        for a, reward in self.rewards.items():
+            self._cumulative_rewards[a] += reward
+        if self.render_mode == "human":
+            print(self.render())
+
+    def render(self) -> str:
+        board = np.array(self._game.board(), dtype=np.int8)
+        return _render(board, self.width)
+
+    def close(self) -> None:
+        self._game.close()
+
+    def __repr__(self) -> str:
+        return "<ttt.Env %dx%d%s>" % (self.width, self.height,
+                                      " gravity" if self.gravity else "")

@@ -1,0 +1,268 @@
+"""train.py - an agent learned from scratch by self-play on ttt.VectorEnv: a table of action values on 3x3, a linear value of four-cell windows on Connect Four; prints a learning curve and saves a plot.
+
+Usage:
+    python3 examples/python/train.py --game tictactoe [--steps N] [--plot curve.png]
+    python3 examples/python/train.py --game connect4 [--minutes M] [--plot curve.png]
+    python3 examples/python/train.py --ci      # 3x3, a few thousand steps: the win rate must go up
+
+3x3: Q-learning on the table of every position (3^9 keys x 9 cells) by
+self-play, the value of a move being minus the best value of the position it
+leaves to the other side (negamax); every game of the batch is one learner.
+Connect Four: TD(0) by self-play on afterstates, the value being a sum of
+one weight per (window of four cells, contents of the window), greedy over
+the 7 drops. Both are evaluated against the library's bots through a
+VectorEnv with an opponent (agent alternating X and O): win, draw and loss
+rates over 1,000 games (200 against the strong bot on Connect Four, where
+the agent's first move in each game is random, as the bot and the greedy
+agent otherwise play the same two games over and over).
+Needs numpy; matplotlib for --plot.
+"""
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+import ttt
+
+
+def legal_argmax(values, mask):
+    """Per row, the legal action of highest value."""
+    return np.where(mask, values, -np.inf).argmax(axis=1)
+
+
+def random_legal(mask, rng):
+    return (rng.random(mask.shape) * mask).argmax(axis=1)
+
+
+# ---------------------------------------------------------------------------
+# 3x3: a table of action values
+
+
+class TableAgent:
+    def __init__(self, cells):
+        self.powers = 3 ** np.arange(cells, dtype=np.int64)
+        self.q = np.zeros((3 ** cells, cells), dtype=np.float32)
+
+    def keys(self, obs):
+        n = obs.shape[0]
+        codes = obs[:, 0].reshape(n, -1).astype(np.int64) + 2 * obs[:, 1].reshape(n, -1)
+        return codes @ self.powers
+
+    def act(self, obs, mask):
+        return legal_argmax(self.q[self.keys(obs)], mask)
+
+    def train(self, env, steps, rng, epsilon=0.3, rate=0.2):
+        obs, infos = env.reset()
+        mask = infos["action_mask"]
+        for _ in range(max(1, steps // env.num_envs)):
+            keys = self.keys(obs)
+            greedy = legal_argmax(self.q[keys], mask)
+            explore = rng.random(env.num_envs) < epsilon
+            actions = np.where(explore, random_legal(mask, rng), greedy)
+            obs, rewards, terminated, truncated, infos = env.step(actions)
+            mask = infos["action_mask"]
+            best_next = np.where(mask, self.q[self.keys(obs)], -np.inf).max(axis=1)
+            done = terminated | truncated
+            target = np.where(done, rewards, -best_next)
+            now = self.q[keys, actions]
+            self.q[keys, actions] = now + rate * (target - now)
+
+
+# ---------------------------------------------------------------------------
+# Connect Four: a linear value of four-cell windows, on afterstates
+
+
+def windows(width, height, k):
+    out = []
+    for r in range(height):
+        for c in range(width):
+            for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
+                cells = [(r + i * dr, c + i * dc) for i in range(k)]
+                if all(0 <= rr < height and 0 <= cc < width for rr, cc in cells):
+                    out.append([rr * width + cc for rr, cc in cells])
+    return np.array(out, dtype=np.int64)
+
+
+class WindowAgent:
+    def __init__(self, width=7, height=6, k=4):
+        self.width, self.height = width, height
+        self.windows = windows(width, height, k)
+        self.powers = 3 ** np.arange(k, dtype=np.int64)
+        self.w = np.zeros((len(self.windows), 3 ** k), dtype=np.float32)
+        self.rows = np.arange(len(self.windows))
+
+    def afterstates(self, obs, mask):
+        """Each drop's board from the dropping side's view, as window
+        pattern indices: (games, width, windows)."""
+        n = obs.shape[0]
+        mine = obs[:, 0].reshape(n, -1).astype(np.int64)
+        theirs = obs[:, 1].reshape(n, -1).astype(np.int64)
+        filled = (mine + theirs).reshape(n, self.height, self.width).sum(axis=1)
+        landing = np.clip(self.height - 1 - filled, 0, self.height - 1)
+        codes = np.repeat((mine + 2 * theirs)[:, None, :], self.width, axis=1)
+        cols = np.arange(self.width)
+        cells = landing * self.width + cols[None, :]
+        g, c = np.nonzero(mask)
+        codes[g, c, cells[g, c]] = 1
+        return codes[:, :, self.windows] @ self.powers
+
+    def values(self, patterns):
+        return self.w[self.rows, patterns].sum(axis=-1)
+
+    def act(self, obs, mask):
+        return legal_argmax(self.values(self.afterstates(obs, mask)), mask)
+
+    def train(self, env, steps, rng, epsilon=0.1, rate=0.005):
+        obs, infos = env.reset()
+        mask = infos["action_mask"]
+        n = env.num_envs
+        previous = None  # the afterstate patterns each game's last move made
+        open_games = np.ones(n, dtype=bool)  # games that last move left open
+        games = np.arange(n)
+        for _ in range(max(1, steps // n)):
+            patterns = self.afterstates(obs, mask)
+            values = np.where(mask, self.values(patterns), -np.inf)
+            greedy = values.argmax(axis=1)
+            if previous is not None:
+                # the side to move now answers the last move: negamax
+                self.update(previous[open_games], -values.max(axis=1)[open_games], rate)
+            explore = rng.random(n) < epsilon
+            actions = np.where(explore, random_legal(mask, rng), greedy)
+            chosen = patterns[games, actions]
+            obs, rewards, terminated, truncated, infos = env.step(actions)
+            mask = infos["action_mask"]
+            done = terminated | truncated
+            if done.any():
+                self.update(chosen[done], rewards[done], rate)
+            previous, open_games = chosen, ~done
+
+    def update(self, patterns, targets, rate):
+        """Moves each weight by rate times the mean error of the games that
+        use it this step (a sum would grow with the batch and diverge)."""
+        error = targets - self.values(patterns)
+        flat = (self.rows[None, :] * self.w.shape[1] + patterns).ravel()
+        errors = np.repeat(error, len(self.rows))
+        sums = np.bincount(flat, weights=errors, minlength=self.w.size)
+        counts = np.bincount(flat, minlength=self.w.size)
+        used = counts > 0
+        self.w.ravel()[used] += (rate * sums[used] / counts[used]).astype(np.float32)
+
+
+# ---------------------------------------------------------------------------
+
+
+def evaluate(agent, env_args, opponent, games, seed, budget=0, random_openings=False):
+    """(win, draw, loss) rates of the greedy agent over `games` games. With
+    random_openings the agent's first move of each game is a random one, so
+    that a bot which plays almost deterministically meets different games."""
+    env = ttt.VectorEnv(min(games, 250), opponent=opponent, agent="alternate",
+                        opponent_budget=budget, obs_dtype=np.uint8, **env_args)
+    obs, infos = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    counts = np.zeros(3, dtype=np.int64)
+    finished = 0
+    for _ in range(1000):
+        mask = infos["action_mask"]
+        actions = agent.act(obs, mask)
+        if random_openings:
+            opening = obs.reshape(len(obs), -1).sum(axis=1) < 2
+            actions = np.where(opening, random_legal(mask, rng), actions)
+        obs, rewards, terminated, truncated, infos = env.step(actions)
+        done = terminated | truncated
+        for r in rewards[done][: games - finished]:
+            counts[0 if r > 0 else 1 if r == 0 else 2] += 1
+        finished = int(counts.sum())
+        if finished >= games:
+            break
+    env.close()
+    return counts / max(finished, 1)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["tictactoe", "connect4"], default="tictactoe")
+    parser.add_argument("--steps", type=int, default=0, help="training steps (moves)")
+    parser.add_argument("--minutes", type=float, default=25.0, help="time limit")
+    parser.add_argument("--envs", type=int, default=1024)
+    parser.add_argument("--eval-games", type=int, default=1000)
+    parser.add_argument("--budget", type=int, default=1000, help="the strong bot's node budget")
+    parser.add_argument("--plot", help="save the learning curve here (PNG)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", help="save the learned table or weights here (.npy)")
+    parser.add_argument("--ci", action="store_true",
+                        help="a few thousand steps; fails unless the win rate goes up")
+    args = parser.parse_args()
+    rng = np.random.default_rng(args.seed)
+
+    if args.game == "tictactoe":
+        env_args = dict(width=3, height=3, k=3)
+        agent = TableAgent(9)
+        steps = args.steps or 3_000_000
+        chunk = 200_000
+    else:
+        env_args = dict(width=7, height=6, k=4, gravity=True)
+        agent = WindowAgent()
+        steps = args.steps or 50_000_000
+        chunk = 1_000_000
+    envs = args.envs
+    eval_games = args.eval_games
+    if args.ci:
+        steps, chunk, envs, eval_games = 6000, 2000, 64, 300
+    env = ttt.VectorEnv(envs, obs_dtype=np.uint8, seed=args.seed, **env_args)
+    curve = []
+    start = time.time()
+    trained = 0
+
+    def report():
+        vs_random = evaluate(agent, env_args, "random", eval_games, 1000 + trained % 997)
+        if args.game == "tictactoe":
+            vs_bot, bot = evaluate(agent, env_args, "perfect", eval_games, 7), "perfect"
+        else:
+            vs_bot = evaluate(agent, env_args, "strong", min(eval_games, 200), 7, args.budget,
+                              random_openings=True)
+            bot = "strong(%d), random first moves" % args.budget
+        curve.append((trained, vs_random[0], vs_bot[0], vs_bot[2]))
+        print("%11d steps %6.0fs  vs random: win %.3f draw %.3f loss %.3f   "
+              "vs %s: win %.3f draw %.3f loss %.3f" % (
+                  trained, time.time() - start, *vs_random, bot, *vs_bot), flush=True)
+        return vs_random, vs_bot
+
+    first, _ = report()
+    while trained < steps and time.time() - start < args.minutes * 60:
+        agent.train(env, chunk, rng)
+        trained += chunk
+        last, vs_bot = report()
+        if args.game == "tictactoe" and not args.ci and vs_bot[2] == 0 and last[2] == 0:
+            print("no loss to the perfect bot in %d games: done" % eval_games)
+            break
+
+    if args.save:
+        np.save(args.save, agent.q if args.game == "tictactoe" else agent.w)
+        print("saved:", args.save)
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        xs = [c[0] for c in curve]
+        plt.figure(figsize=(7, 4))
+        plt.plot(xs, [c[1] for c in curve], label="win rate vs random")
+        plt.plot(xs, [c[2] for c in curve], label="win rate vs bot")
+        plt.plot(xs, [c[3] for c in curve], label="loss rate vs bot")
+        plt.xlabel("training steps (moves)")
+        plt.ylim(-0.02, 1.02)
+        plt.title("%s, self-play on ttt.VectorEnv" % args.game)
+        plt.legend()
+        plt.tight_layout()
+        plt.savefig(args.plot)
+        print("plot:", args.plot)
+    if args.ci:
+        if not curve[-1][1] > first[0]:
+            sys.exit("train.py --ci: the win rate against random did not go up "
+                     "(%.3f -> %.3f)" % (first[0], curve[-1][1]))
+        print("train.py --ci: win rate against random %.3f -> %.3f" % (first[0], curve[-1][1]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,114 @@
+/* bench_batch.c - steps a second of ttt_batch_step with random legal actions on 3x3, Connect Four and 15x15 K=5, alone and with observations and masks. */
+#define _POSIX_C_SOURCE 199309L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ttt.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+/* A uniformly random legal action per game, from the masks. */
+static void random_actions(const uint8_t *mask, size_t count, int actions,
+                           uint64_t *rng, int32_t *out)
+{
+    for (size_t g = 0; g < count; g++) {
+        const uint8_t *row = mask + g * (size_t)actions;
+        int32_t a;
+        do
+            a = (int32_t)(next_random(rng) % (uint64_t)actions);
+        while (!row[a]);
+        out[g] = a;
+    }
+}
+
+typedef struct shape {
+    const char *name;
+    int width, height, k, gravity;
+} shape;
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    const size_t count = 4096;
+    const double seconds = quick ? 0.05 : 1.0;
+    const shape shapes[] = {{"3x3", 3, 3, 3, 0},
+                            {"connect4", 7, 6, 4, 1},
+                            {"15x15k5", 15, 15, 5, 0}};
+    printf("bench_batch: %zu games, random legal actions, one thread; "
+           "steps/s are game moves a second\n", count);
+    printf("%-10s %16s %22s %14s\n", "board", "step/s", "step+obs+mask/s",
+           "games ended");
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        ttt_batch_config config;
+        memset(&config, 0, sizeof config);
+        config.size = sizeof config;
+        config.width = shapes[s].width;
+        config.height = shapes[s].height;
+        config.win_length = shapes[s].k;
+        config.gravity = shapes[s].gravity;
+        config.opponent = TTT_BATCH_SELF_PLAY;
+        ttt_batch *batch = NULL;
+        if (ttt_batch_new(&config, count, NULL, &batch) != TTT_OK)
+            return 1;
+        int actions = ttt_batch_action_count(batch);
+        size_t planes_len = count * 2 * (size_t)(config.width * config.height);
+        uint8_t *mask = malloc(count * (size_t)actions);
+        float *planes = malloc(planes_len * sizeof *planes);
+        int32_t *act = malloc(count * sizeof *act);
+        int32_t *outcome = malloc(count * sizeof *outcome);
+        float *rewards = malloc(count * sizeof *rewards);
+        uint8_t *term = malloc(count), *trunc = malloc(count);
+        if (!mask || !planes || !act || !outcome || !rewards || !term || !trunc)
+            return 1;
+        ttt_batch_outputs out = {sizeof out, rewards, term, trunc, NULL, outcome};
+        uint64_t rng = 1;
+        double step_time = 0, write_time = 0;
+        uint64_t steps = 0, ended = 0;
+        ttt_batch_legal_mask(batch, mask, count * (size_t)actions);
+        double start = now();
+        while (now() - start < seconds) {
+            random_actions(mask, count, actions, &rng, act);
+            double t0 = now();
+            if (ttt_batch_step(batch, act, &out) != TTT_OK)
+                return 1;
+            double t1 = now();
+            ttt_batch_observe_f32(batch, planes, planes_len);
+            ttt_batch_legal_mask(batch, mask, count * (size_t)actions);
+            double t2 = now();
+            step_time += t1 - t0;
+            write_time += t2 - t1;
+            steps += count;
+            for (size_t g = 0; g < count; g++)
+                ended += outcome[g] != TTT_IN_PROGRESS;
+        }
+        printf("%-10s %16.0f %22.0f %14llu\n", shapes[s].name,
+               (double)steps / step_time,
+               (double)steps / (step_time + write_time),
+               (unsigned long long)ended);
+        free(mask);
+        free(planes);
+        free(act);
+        free(outcome);
+        free(rewards);
+        free(term);
+        free(trunc);
+        ttt_batch_free(batch);
+    }
+    return 0;
+}
