@@ -63,26 +63,26 @@ word() { grep -Eq "(^|[^A-Za-z0-9-])$1(\$|[^A-Za-z0-9-])" "$2"; }
 
 grep -oE '(^|[][ (|,])--?[A-Za-z][A-Za-z0-9-]*' "$tmp/help.txt" |
   sed 's/^[^-]*//' | sort -u >"$tmp/options"
-sed -nE "s/^(usage:)?[[:space:]]*$name[[:space:]]+([a-z][a-z0-9-]*).*/\\2/p" \
+sed -nE "s/^(usage:)?[[:space:]]*${name}[[:space:]]+([a-z][a-z0-9-]*).*/\\2/p" \
   "$tmp/help.txt" | sort -u >"$tmp/commands"
 
 if [ ! -s "$tmp/options" ] && [ ! -s "$tmp/commands" ]; then
   fail "$name --help names no option and no command"
 fi
 missing=0
-for option in $(cat "$tmp/options"); do
+while read -r option; do
   word "$option" "$tmp/page.txt" ||
     { fail "option $option of $name --help is not in $page"; missing=1; }
-done
+done <"$tmp/options"
 # A command must be in the SYNOPSIS, not just mentioned somewhere.
 sed -n '/^SYNOPSIS/,/^[A-Z]/p' "$tmp/page.txt" >"$tmp/synopsis.txt"
-for command in $(cat "$tmp/commands"); do
+while read -r command; do
   word "$command" "$tmp/synopsis.txt" ||
     { fail "command $command of $name --help is not in the SYNOPSIS of $page"; missing=1; }
-done
+done <"$tmp/commands"
 if [ $missing = 0 ]; then
-  pass "the options of $name --help are in $page:" $(cat "$tmp/options")
-  pass "the commands of $name --help are in the SYNOPSIS of $page:" $(cat "$tmp/commands")
+  pass "the options of $name --help are in $page: $(tr '\n' ' ' <"$tmp/options")"
+  pass "the commands of $name --help are in the SYNOPSIS of $page: $(tr '\n' ' ' <"$tmp/commands")"
 fi
 
 # The other way: a long option only the page names is one the program
@@ -90,12 +90,12 @@ fi
 grep -oE '(^|[][ (|,`])--[A-Za-z][A-Za-z0-9-]*' "$tmp/page.txt" |
   sed 's/^[^-]*//' | sort -u >"$tmp/page-options"
 unknown=0
-for option in $(cat "$tmp/page-options"); do
+while read -r option; do
   word "$option" "$tmp/help.txt" ||
     { fail "option $option of $page is not in $name --help"; unknown=1; }
-done
+done <"$tmp/page-options"
 [ $unknown = 1 ] ||
-  pass "the long options of $page are in $name --help:" $(cat "$tmp/page-options")
+  pass "the long options of $page are in $name --help: $(tr '\n' ' ' <"$tmp/page-options")"
 
 # Installed together: meson's record maps each installed file to where it
 # goes, one "source": "destination" pair per entry.

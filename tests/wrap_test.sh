@@ -23,7 +23,9 @@ for item in meson.build meson_options.txt pyproject.toml include src tests examp
   [ -e "$root/$item" ] || continue
   (cd "$root" && tar -cf - --exclude=target "$item") | (cd "$tmp/src" && tar -xf -)
 done
-ls "$tmp/src/subprojects" | grep -q '\.wrap$' || { fail "subprojects/ holds no wrap file"; exit 1; }
+for wrap in "$tmp/src/subprojects"/*.wrap; do
+  [ -f "$wrap" ] || { fail "subprojects/ holds no wrap file"; exit 1; }
+done
 ls -A "$tmp/src/subprojects" >"$tmp/subprojects.before"
 
 # The dependency names the wraps provide: the keys of [provide] and its
@@ -68,12 +70,12 @@ no_wrap_read() {
   fi
   ls -A "$tmp/src/subprojects" >"$tmp/subprojects.after"
   if cmp -s "$tmp/subprojects.before" "$tmp/subprojects.after"; then
-    pass "$1: subprojects/ still holds only:" $(cat "$tmp/subprojects.before")
+    pass "$1: subprojects/ still holds only: $(tr '\n' ' ' <"$tmp/subprojects.before")"
   else
     fail "$1: subprojects/ changed:"
     diff "$tmp/subprojects.before" "$tmp/subprojects.after" | sed 's/^/#   /'
   fi
-  for dep in $(cat "$tmp/provided"); do
+  while read -r dep; do
     lines=$(grep -E "^Run-time dependency $dep found: " "$log" || true)
     if [ -z "$lines" ]; then
       pass "$1: $dep is not looked up by this tree"
@@ -83,7 +85,7 @@ no_wrap_read() {
       # Not installed here: still no wrap may be read (checked above).
       pass "$1: $dep is not installed on this machine, and no wrap was read for it"
     fi
-  done
+  done <"$tmp/provided"
 }
 
 if setup default; then
