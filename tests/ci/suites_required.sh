@@ -11,7 +11,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 # A copy of the sources only: no build directories, no version control.
 # (Cargo's and meson-python's build output under bindings/ stays behind.)
 mkdir "$tmp/src"
-for item in meson.build meson_options.txt pyproject.toml include src tests examples subprojects bindings; do
+for item in meson.build meson_options.txt pyproject.toml include src tests examples subprojects bindings docs; do
   [ -e "$root/$item" ] || continue
   (cd "$root" && tar -cf - --exclude=target "$item") | (cd "$tmp/src" && tar -xf -)
 done
