@@ -9,6 +9,7 @@ work=${1:-build-strict}
 rm -rf "$work"
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
+echo '*' >"$work/.gitignore"   # scratch files, as in a meson build directory
 
 compilers=(gcc clang)
 for cc in "${compilers[@]}"; do
