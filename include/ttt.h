@@ -686,6 +686,8 @@ typedef struct ttt_solution {
     int32_t value_min; /* proven bounds: value_min <= true value <= value_max; */
     int32_t value_max; /* equal to value once the value is known */
     int32_t method;    /* how the value was proven: TTT_METHOD_* (since 1.3) */
+    int32_t reserved;  /* 0: names the 4 bytes C would pad the struct with
+                          (since 1.3); never given a meaning */
 } ttt_solution;
 
 /* ttt_solution.method (since 1.3): how the value was found.

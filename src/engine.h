@@ -68,17 +68,17 @@ typedef struct carver {
     int overflow;
 } carver;
 
-static inline void *carve(carver *carver, size_t count, size_t elem)
+static inline void *carve(carver *parts, size_t count, size_t elem)
 {
     size_t bytes;
     if (!size_mul(count, elem, &bytes) || bytes > (size_t)-1 / 2 ||
-        carver->used > (size_t)-1 / 2 - bytes) {
-        carver->overflow = 1;
+        parts->used > (size_t)-1 / 2 - bytes) {
+        parts->overflow = 1;
         return NULL;
     }
     bytes = (bytes + 7) & ~(size_t)7;
-    void *piece = carver->base ? carver->base + carver->used : NULL;
-    carver->used += bytes;
+    void *piece = parts->base ? parts->base + parts->used : NULL;
+    parts->used += bytes;
     return piece;
 }
 

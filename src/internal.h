@@ -148,6 +148,17 @@ static inline int ttt__state_after(int completed, int mark, int misere,
                                                             : TTT_IN_PROGRESS;
 }
 
+#if TTT_THREADS
+/* The lock of a game reached through a const pointer. Writing it is
+ * defined, as no game is ever defined const (games live in allocated or
+ * caller-supplied memory); the round trip through uintptr_t says so to
+ * -Wcast-qual. */
+static inline atomic_flag *ttt__lock_flag(const ttt_game *game)
+{
+    return (atomic_flag *)(uintptr_t)&game->lock;
+}
+#endif
+
 /* The per-game lock. A spin lock because a move, an undo and every small
  * read hold it for a handful of instructions, and because it costs one byte
  * where a mutex would double a 3x3 game's footprint. Some holds are longer:
@@ -159,7 +170,7 @@ static inline int ttt__state_after(int completed, int mark, int misere,
 static inline void ttt__lock(const ttt_game *game)
 {
 #if TTT_THREADS
-    atomic_flag *lock = &((ttt_game *)game)->lock;
+    atomic_flag *lock = ttt__lock_flag(game);
     while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire))
         TTT__YIELD();
 #else
@@ -170,7 +181,7 @@ static inline void ttt__lock(const ttt_game *game)
 static inline void ttt__unlock(const ttt_game *game)
 {
 #if TTT_THREADS
-    atomic_flag_clear_explicit(&((ttt_game *)game)->lock, memory_order_release);
+    atomic_flag_clear_explicit(ttt__lock_flag(game), memory_order_release);
 #else
     (void)game;
 #endif

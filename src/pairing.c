@@ -36,15 +36,15 @@ typedef struct pairing_scratch {
     int32_t open_count;
 } pairing_scratch;
 
-static void carve_scratch(carver *carver, pairing_scratch *s, size_t windows,
+static void carve_scratch(carver *parts, pairing_scratch *s, size_t windows,
                           size_t cells)
 {
-    s->open = carve(carver, windows, sizeof(pairing_pair));
-    s->match_cell = carve(carver, windows, 2 * sizeof(int32_t));
-    s->match_left = carve(carver, cells, sizeof(int32_t));
-    s->visited = carve(carver, cells, sizeof(uint32_t));
-    s->stack_left = carve(carver, windows, 2 * sizeof(int32_t));
-    s->stack_next = carve(carver, windows, 2 * sizeof(int32_t));
+    s->open = carve(parts, windows, sizeof(pairing_pair));
+    s->match_cell = carve(parts, windows, 2 * sizeof(int32_t));
+    s->match_left = carve(parts, cells, sizeof(int32_t));
+    s->visited = carve(parts, cells, sizeof(uint32_t));
+    s->stack_left = carve(parts, windows, 2 * sizeof(int32_t));
+    s->stack_next = carve(parts, windows, 2 * sizeof(int32_t));
 }
 
 size_t ttt__pairing_scratch_bytes(size_t windows, size_t cells)

@@ -283,7 +283,7 @@ static int32_t windows_along(int32_t length, int32_t k)
     return length >= k ? length - k + 1 : 0;
 }
 
-void ttt__sboard_size(carver *carver, sboard *b, const snapshot *snap,
+void ttt__sboard_size(carver *parts, sboard *b, const snapshot *snap,
                         int use_keys)
 {
     int32_t k = snap->k;
@@ -294,26 +294,26 @@ void ttt__sboard_size(carver *carver, sboard *b, const snapshot *snap,
     size_t windows = height * row_span + column_span * width + 2 * column_span * row_span;
     int ids[8];
     size_t sym_count = (size_t)board_symmetries(snap->width, snap->height, snap->gravity, ids);
-    b->cells = carve(carver, nn, sizeof(int8_t));
-    b->column_fill = carve(carver, width, sizeof(int32_t));
-    b->window_marks = carve(carver, windows * 2, sizeof(int16_t));
-    b->window_offsets = carve(carver, windows, sizeof(int32_t));
-    b->window_start = carve(carver, windows, sizeof(int32_t));
-    b->sums = carve(carver, nn, sizeof(struct cell_sums));
-    b->diff = carve(carver, 2 * (size_t)k + 1, sizeof(struct cell_sums));
-    b->touched = carve(carver, nn, sizeof(int32_t));
-    b->touched_at = carve(carver, nn, sizeof(int32_t));
+    b->cells = carve(parts, nn, sizeof(int8_t));
+    b->column_fill = carve(parts, width, sizeof(int32_t));
+    b->window_marks = carve(parts, windows * 2, sizeof(int16_t));
+    b->window_offsets = carve(parts, windows, sizeof(int32_t));
+    b->window_start = carve(parts, windows, sizeof(int32_t));
+    b->sums = carve(parts, nn, sizeof(struct cell_sums));
+    b->diff = carve(parts, 2 * (size_t)k + 1, sizeof(struct cell_sums));
+    b->touched = carve(parts, nn, sizeof(int32_t));
+    b->touched_at = carve(parts, nn, sizeof(int32_t));
     for (int p = 0; p < 2; p++) {
-        b->threat_hits[p] = carve(carver, nn, sizeof(int32_t));
-        b->open_windows[p] = carve(carver, (size_t)k + 1, sizeof(int32_t));
+        b->threat_hits[p] = carve(parts, nn, sizeof(int32_t));
+        b->open_windows[p] = carve(parts, (size_t)k + 1, sizeof(int32_t));
     }
-    b->weight = carve(carver, (size_t)k + 1, sizeof(int64_t));
-    b->eval_weight = carve(carver, (size_t)k + 1, sizeof(int64_t));
-    b->runs = nn <= RUNS_MAX_CELLS ? carve(carver, 4 * nn, sizeof(window_run)) : NULL;
+    b->weight = carve(parts, (size_t)k + 1, sizeof(int64_t));
+    b->eval_weight = carve(parts, (size_t)k + 1, sizeof(int64_t));
+    b->runs = nn <= RUNS_MAX_CELLS ? carve(parts, 4 * nn, sizeof(window_run)) : NULL;
     if (use_keys) {
-        b->key_term[0] = carve(carver, nn, sizeof(uint64_t));
-        b->key_term[1] = carve(carver, nn, sizeof(uint64_t));
-        b->sym = carve(carver, sym_count * nn, sizeof(int32_t));
+        b->key_term[0] = carve(parts, nn, sizeof(uint64_t));
+        b->key_term[1] = carve(parts, nn, sizeof(uint64_t));
+        b->sym = carve(parts, sym_count * nn, sizeof(int32_t));
     }
 }
 

@@ -132,7 +132,7 @@ typedef struct sboard {
 } sboard;
 
 /* Carves the board's arrays for snap's geometry (width, height, k). */
-void ttt__sboard_size(carver *carver, sboard *b, const snapshot *snap,
+void ttt__sboard_size(carver *parts, sboard *b, const snapshot *snap,
                         int use_keys);
 
 /* Lays the board out for snap, whose arrays the caller carved, then places

@@ -75,18 +75,18 @@ static void layout(tboard *t, int32_t width, int32_t height, int32_t k)
     }
 }
 
-static void carve_board(carver *carver, tboard *t)
+static void carve_board(carver *parts, tboard *t)
 {
     size_t cells = (size_t)t->cells_n;
-    t->cells = carve(carver, cells, 1);
-    t->counts = carve(carver, window_total(t), 2 * sizeof(int16_t));
-    t->played[0] = carve(carver, cells, sizeof(int32_t));
-    t->played[1] = carve(carver, cells, sizeof(int32_t));
-    t->stamp = carve(carver, cells, sizeof(uint32_t));
-    t->candidates = carve(carver, (size_t)VCF_MAX_DEPTH * VCF_WIDTH, sizeof(int32_t));
-    t->threat_moves = carve(carver, (size_t)VCT_MAX_DEPTH * VCT_WIDTH, sizeof(int32_t));
-    t->answers = carve(carver, (size_t)VCT_MAX_DEPTH * DEFENCE_MAX, sizeof(int32_t));
-    t->refuted = carve(carver, REFUTED_SLOTS, sizeof(uint64_t));
+    t->cells = carve(parts, cells, 1);
+    t->counts = carve(parts, window_total(t), 2 * sizeof(int16_t));
+    t->played[0] = carve(parts, cells, sizeof(int32_t));
+    t->played[1] = carve(parts, cells, sizeof(int32_t));
+    t->stamp = carve(parts, cells, sizeof(uint32_t));
+    t->candidates = carve(parts, (size_t)VCF_MAX_DEPTH * VCF_WIDTH, sizeof(int32_t));
+    t->threat_moves = carve(parts, (size_t)VCT_MAX_DEPTH * VCT_WIDTH, sizeof(int32_t));
+    t->answers = carve(parts, (size_t)VCT_MAX_DEPTH * DEFENCE_MAX, sizeof(int32_t));
+    t->refuted = carve(parts, REFUTED_SLOTS, sizeof(uint64_t));
 }
 
 /* The window of direction d starting at (row, col), or -1 off the board. */
