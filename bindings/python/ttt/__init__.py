@@ -454,7 +454,7 @@ class _Solution(ctypes.Structure):
     _fields_ = [("size", ctypes.c_size_t), ("value", ctypes.c_int32),
                 ("plies", ctypes.c_int32), ("nodes", ctypes.c_uint64),
                 ("value_min", ctypes.c_int32), ("value_max", ctypes.c_int32),
-                ("method", ctypes.c_int32)]
+                ("method", ctypes.c_int32), ("reserved", ctypes.c_int32)]
 
 
 _GameP = ctypes.POINTER(_Game)

@@ -298,6 +298,8 @@ pub struct ttt_solution {
     pub value_max: i32,
     /// How the value was proven: `TTT_METHOD_*` (since 1.3).
     pub method: i32,
+    /// Always 0: names the bytes C would pad the struct with (since 1.4).
+    pub reserved: i32,
 }
 
 // -------------------------------------------------------------- functions
