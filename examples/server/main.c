@@ -10,10 +10,6 @@
 
 #include "http.h"
 
-#ifndef TTT_SERVER_STATIC_DIR
-#define TTT_SERVER_STATIC_DIR "static"
-#endif
-
 static const char usage[] =
     "Usage: ttt-server [options]\n"
     "Serves libttt games over HTTP+JSON (API under /api, browser client at /),\n"
@@ -32,8 +28,9 @@ static const char usage[] =
     "  --max-connections N    connections at once (default 512)\n"
     "  --max-budget N         largest node budget of a bot seat (default 2000000)\n"
     "  --bot-threads N        threads moving bot seats (default 2)\n"
-    "  --static DIR           directory of index.html, app.js and style.css\n"
-    "                         (default " TTT_SERVER_STATIC_DIR ")\n"
+    "  --static DIR           serve index.html, app.js and style.css from DIR, read once\n"
+    "                         at start, instead of the copies built into the program\n"
+    "                         (for working on the client; default: the built-in copies)\n"
     "  --export ID            print game ID's libttt record from the database and exit\n"
     "  --help                 this text\n"
     "\n"
@@ -82,24 +79,23 @@ static char *read_file(const char *dir, const char *name, size_t *len)
     return data;
 }
 
-static void load_statics(struct server *srv, const char *dir)
+/* --static DIR: the client's files read from DIR into loaded, their bytes
+ * in owned (the caller frees them, also after a failure); -1 names the
+ * file missing. */
+static int load_statics(struct static_file loaded[], char *owned[], const char *dir)
 {
-    static const char *const names[3][2] = {
-        {"index.html", "text/html; charset=utf-8"},
-        {"app.js", "text/javascript; charset=utf-8"},
-        {"style.css", "text/css; charset=utf-8"},
-    };
-    for (int i = 0; i < 3; i++) {
+    for (size_t i = 0; i < embedded_static_count; i++) {
         size_t len;
-        char *data = read_file(dir, names[i][0], &len);
+        char *data = owned[i] = read_file(dir, embedded_statics[i].name, &len);
         if (!data) {
-            fprintf(stderr, "ttt-server: %s/%s not found: the browser client is off\n", dir,
-                    names[i][0]);
-            continue;
+            fprintf(stderr, "ttt-server: cannot read %s/%s\n", dir, embedded_statics[i].name);
+            return -1;
         }
-        srv->statics[srv->static_count++] =
-            (struct static_file){names[i][0], names[i][1], data, len};
+        loaded[i] = embedded_statics[i];
+        loaded[i].data = data;
+        loaded[i].len = len;
     }
+    return 0;
 }
 
 static double seconds_since(const struct timespec *start)
@@ -112,7 +108,7 @@ static double seconds_since(const struct timespec *start)
 int main(int argc, char **argv)
 {
     const char *listen_addr = "127.0.0.1", *db_path = "./ttt-games.db";
-    const char *static_dir = TTT_SERVER_STATIC_DIR, *export_id = NULL;
+    const char *static_dir = NULL, *export_id = NULL;
     long port = 8080, max_games = 200000, max_size = 19, max_body = 8192;
     long max_header = 16384, max_conns = 512, max_budget = 2000000, bot_threads = 2;
     int sync_full = 1;
@@ -229,7 +225,20 @@ int main(int argc, char **argv)
     memset(&srv, 0, sizeof srv);
     srv.mgr = mgr;
     srv.max_body = (size_t)max_body;
-    load_statics(&srv, static_dir);
+    srv.statics = embedded_statics;
+    srv.static_count = embedded_static_count;
+    struct static_file loaded[STATIC_FILES];
+    char *loaded_data[STATIC_FILES] = {NULL};
+    if (static_dir) {
+        if (load_statics(loaded, loaded_data, static_dir) != 0) {
+            for (size_t i = 0; i < STATIC_FILES; i++)
+                free(loaded_data[i]);
+            manager_free(mgr);
+            store_close(store);
+            return 1;
+        }
+        srv.statics = loaded;
+    }
 
     struct MHD_Daemon *daemon = MHD_start_daemon(
         MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | ipv6, 0, NULL, NULL,
@@ -258,7 +267,7 @@ int main(int argc, char **argv)
     }
     manager_free(mgr);
     store_close(store);
-    for (size_t i = 0; i < srv.static_count; i++)
-        free(srv.statics[i].data);
+    for (size_t i = 0; i < STATIC_FILES; i++)
+        free(loaded_data[i]);
     return status;
 }

@@ -9,7 +9,7 @@ import time
 import httpx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-STATIC = os.path.join(HERE, "..", "..", "examples", "server", "static")
+STATIC = os.path.join(HERE, "..", "..", "examples", "server", "static")  # the client's sources
 
 
 def server_path():
@@ -28,7 +28,8 @@ def free_port():
 class Server:
     """One server process on a database; start() again after stop() or kill()."""
 
-    def __init__(self, db, *extra, port=None):
+    def __init__(self, db, *extra, port=None, program=None):
+        self.program = program
         self.db = str(db)
         self.extra = [str(e) for e in extra]
         self.port = port or free_port()
@@ -38,8 +39,8 @@ class Server:
     def start(self, timeout=15.0):
         self.log = open(self.db + ".log", "a")
         self.proc = subprocess.Popen(
-            [server_path(), "--listen", "127.0.0.1", "--port", str(self.port),
-             "--db", self.db, "--static", STATIC, *self.extra],
+            [self.program or server_path(), "--listen", "127.0.0.1", "--port", str(self.port),
+             "--db", self.db, *self.extra],
             stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:

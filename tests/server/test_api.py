@@ -1,4 +1,6 @@
 """test_api.py - the HTTP API's contract, against the real ttt-server process."""
+import os
+import shutil
 import subprocess
 import threading
 import time
@@ -6,7 +8,7 @@ import time
 import httpx
 
 from conftest import auth, new_game
-from serverproc import server_path
+from serverproc import STATIC, Server, server_path
 
 STATE_KEYS = {"id", "width", "height", "k", "gravity", "ply", "to_move", "state", "ending",
               "names", "board", "moves", "legal", "record"}
@@ -309,17 +311,55 @@ def test_limits_on_board_size_and_game_count(tmp_path):
         assert srv.stop() == 0
 
 
+def client_source(name):
+    with open(os.path.join(STATIC, name), "rb") as f:
+        return f.read()
+
+
 def test_browser_client_is_served_from_a_fixed_set(client):
     page = client.get("/")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
-    assert client.get("/app.js").headers["content-type"].startswith("text/javascript")
-    assert client.get("/style.css").status_code == 200
+    assert page.content == client_source("index.html")
+    app = client.get("/app.js")
+    assert app.headers["content-type"].startswith("text/javascript")
+    assert app.content == client_source("app.js")
+    assert client.get("/style.css").content == client_source("style.css")
     for path in ("/meson.build", "/static/app.js", "/index.htm", "/api"):
         assert client.get(path).status_code == 404
 
 
+def test_a_copy_of_the_program_elsewhere_serves_the_built_in_client(tmp_path):
+    """As installed: no source tree to read from, no flag."""
+    program = tmp_path / "bin" / "ttt-server"
+    program.parent.mkdir()
+    shutil.copy(server_path(), program)
+    srv = Server(tmp_path / "games.db", program=str(program))
+    srv.start()
+    try:
+        assert httpx.get(srv.url + "/").content == client_source("index.html")
+    finally:
+        assert srv.stop() == 0
+
+
+def test_static_dir_serves_the_client_from_a_directory(tmp_path):
+    client_dir = tmp_path / "client"
+    shutil.copytree(STATIC, client_dir)
+    (client_dir / "index.html").write_text("<!doctype html><title>working copy</title>\n")
+    srv = Server(tmp_path / "games.db", "--static", client_dir)
+    srv.start()
+    try:
+        assert "working copy" in httpx.get(srv.url + "/").text
+        assert httpx.get(srv.url + "/app.js").content == client_source("app.js")
+    finally:
+        assert srv.stop() == 0
+    (client_dir / "app.js").unlink()
+    missing = subprocess.run([server_path(), "--port", "0", "--db", str(tmp_path / "games.db"),
+                              "--static", str(client_dir)], capture_output=True, text=True,
+                             timeout=30)
+    assert missing.returncode == 1 and "app.js" in missing.stderr
+
+
 def test_record_loads_with_ttt_replay(client, tmp_path):
-    import os
     cli = os.environ.get("TTT_CLI") or os.path.join(os.path.dirname(server_path()), "..", "ttt")
     assert os.path.exists(cli), "the ttt program is built beside the server"
     g = new_game(client, game="connect4")
