@@ -540,7 +540,7 @@ TTT_API int ttt_parse_cell(const char *text, size_t len, int *row, int *col,
                            size_t *used);
 
 /*
- * Saved record, one line of text (grammar in README.md):
+ * Saved record, one line of text (grammar in docs/format.md):
  *   ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n
  *   ttt/1 w=7 h=6 k=4 rules=gravity moves=d6,d5\n     (since 1.3)
  * A square writes n=N; a rectangle writes w=W h=H in its place (a record

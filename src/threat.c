@@ -13,7 +13,7 @@
 #define MARKS_PER_NODE 16  /* marks on the board one node's charge covers */
 /* The root searches VCTs only with this many nodes: with fewer they found
  * nothing in play against a Gomocup engine and cost the alpha-beta its
- * nodes (see the README's match). */
+ * nodes (see docs/engine.md's Rapfi match). */
 #define VCT_MIN_BUDGET 50000
 
 static const int32_t step_row[4] = {0, 1, 1, 1};

@@ -373,7 +373,7 @@ static void test_names_caller_memory(void **state)
     free(mem);
 }
 
-/* The README promises a 3x3 game in at most 256 bytes; an unnamed game
+/* docs/performance.md promises a 3x3 game in at most 256 bytes; an unnamed game
  * must keep that promise. */
 static void test_footprint_promise(void **state)
 {

@@ -124,7 +124,7 @@ export TTT_CI_SCRIPT="$root/bindings/python/ci.sh"
 "$venv_python" -m pytest -p no:cacheprovider -q "$work/tests"
 
 if [ "$bench" = 1 ]; then
-  echo "== python: benchmark (figures for README)"
+  echo "== python: benchmark (figures for docs/performance.md)"
   # C_BENCH: a ttt-bench program, for the C library's own games/s.
   "$venv_python" "$root/tests/bench/bench_python.py" \
     ${C_BENCH:+--c-bench "$(cd "$root" && realpath "$C_BENCH")"}

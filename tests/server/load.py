@@ -1,7 +1,7 @@
 """load.py - load generator for ttt-server: C connections playing over G games; prints acknowledged moves/s and p50/p99 latency.
 
 CI mode (--ci) runs a small bounded load on its own server and checks every
-move was acknowledged; without it, it is the benchmark (see README)."""
+move was acknowledged; without it, it is the benchmark (see docs/performance.md)."""
 import argparse
 import asyncio
 import os
