@@ -6,6 +6,7 @@ game replays legally (checked here and by the restarted server, which serves
 each game at its stored ply); no ply ever got two different acknowledgements."""
 import argparse
 import asyncio
+import faulthandler
 import os
 import random
 import sqlite3
@@ -135,73 +136,80 @@ def main():
     args = ap.parse_args()
     if args.ci:
         args.kills, args.clients, args.games = 20, 8, 4
+    # Every phase is bounded; past the whole run's bound the stacks of all
+    # threads are printed and the run fails, so a stuck run says where.
+    kill_phase = 120 if args.ci else 1800
+    faulthandler.dump_traceback_later(kill_phase + 120, exit=True)
     if args.server:
         os.environ["TTT_SERVER"] = args.server
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         db = os.path.join(tmp, "crash.db")
         srv = Server(db, "--sync", args.sync).start()
-        acks, problems = {}, []
-        kills = 0
-
-        def killer(loop_deadline):
-            nonlocal kills
-            rng = random.Random()
-            while kills < args.kills and time.monotonic() < loop_deadline:
-                time.sleep(rng.uniform(0.1, 1.0))
-                srv.kill()
-                kills += 1
-                srv.start()
-
-        import threading
-        start = time.monotonic()
-        deadline = start + 3600
-        t = threading.Thread(target=killer, args=(deadline,))
-        t.start()
-
-        async def until_killed():
-            # The clients stop when the kills are done (below), or after ten
-            # minutes whatever happens.
-            task = asyncio.ensure_future(load(srv.port, args.clients, args.games,
-                                              time.monotonic() + 600, acks, problems))
-            while t.is_alive():
-                await asyncio.sleep(0.1)
-            await asyncio.sleep(0.5)  # some load on the last start
-            for c in asyncio.all_tasks():
-                if c is not asyncio.current_task():
-                    c.cancel()
-            try:
-                await task
-            except asyncio.CancelledError:
-                pass
-
-        asyncio.run(until_killed())
-        t.join()
-        elapsed = time.monotonic() - start
-        served = {}
-        srv.stop()
-        found, stored = check_store(db, acks)
-        problems += found
-        srv.start()
         try:
-            import httpx
-            with httpx.Client(base_url=srv.url, timeout=10) as c:
-                for gid, log in stored.items():
-                    got = c.get(f"/api/games/{gid}").json()
-                    served[gid] = got["ply"]
-                    if got["ply"] != len(log):
-                        problems.append(f"{gid}: served at ply {got['ply']}, stored {len(log)}")
+            acks, problems = {}, []
+            kills = 0
+
+            def killer(loop_deadline):
+                nonlocal kills
+                rng = random.Random()
+                while kills < args.kills and time.monotonic() < loop_deadline:
+                    time.sleep(rng.uniform(0.1, 1.0))
+                    srv.kill()
+                    kills += 1
+                    srv.start()
+
+            import threading
+            start = time.monotonic()
+            deadline = start + kill_phase
+            t = threading.Thread(target=killer, args=(deadline,))
+            t.start()
+
+            async def until_killed():
+                # The clients stop when the kills are done (below), or at the
+                # kill phase's bound whatever happens.
+                task = asyncio.ensure_future(load(srv.port, args.clients, args.games,
+                                                  deadline, acks, problems))
+                while t.is_alive():
+                    await asyncio.sleep(0.1)
+                await asyncio.sleep(0.5)  # some load on the last start
+                for c in asyncio.all_tasks():
+                    if c is not asyncio.current_task():
+                        c.cancel()
+                try:
+                    await task
+                except asyncio.CancelledError:
+                    pass
+
+            asyncio.run(until_killed())
+            t.join()
+            elapsed = time.monotonic() - start
+            served = {}
+            srv.stop()
+            found, stored = check_store(db, acks)
+            problems += found
+            srv.start()
+            try:
+                import httpx
+                with httpx.Client(base_url=srv.url, timeout=10) as c:
+                    for gid, log in stored.items():
+                        got = c.get(f"/api/games/{gid}").json()
+                        served[gid] = got["ply"]
+                        if got["ply"] != len(log):
+                            problems.append(f"{gid}: served at ply {got['ply']}, stored {len(log)}")
+            finally:
+                status = srv.stop()
+            if status != 0:
+                problems.append(f"the server stopped with status {status}")
+            moves = sum(len(log) for log in stored.values())
+            print(f"crash: {kills} kills in {elapsed:.0f} s; {len(acks)} moves acknowledged, "
+                  f"{moves} stored in {len(stored)} games, all replayed by the restarted server; "
+                  f"{len(problems)} problems")
+            for p in problems[:20]:
+                print("  " + p)
+            if problems or kills < args.kills or not acks:
+                sys.exit("crash: FAILED")
         finally:
-            status = srv.stop()
-        if status != 0:
-            problems.append(f"the server stopped with status {status}")
-        moves = sum(len(log) for log in stored.values())
-        print(f"crash: {kills} kills in {elapsed:.0f} s; {len(acks)} moves acknowledged, "
-              f"{moves} stored in {len(stored)} games, all replayed by the restarted server; "
-              f"{len(problems)} problems")
-        for p in problems[:20]:
-            print("  " + p)
-        if problems or kills < args.kills or not acks:
-            sys.exit("crash: FAILED")
+            srv.kill()  # no server outlives the test, whatever happened
 
 
 if __name__ == "__main__":
