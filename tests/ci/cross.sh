@@ -27,12 +27,13 @@ meson setup "$build" "$root" "${setup_args[@]}" >"$work/setup.log" 2>&1 ||
 ninja -C "$build" >"$work/ninja.log" 2>&1 || { cat "$work/ninja.log"; exit 1; }
 
 # Every test but those that drive host tools against target binaries: the
-# FFI demos (host python and cargo), the CLI script (host sh running the
-# target program) and the export check (host nm; the DLL's exports are
-# checked below instead).
+# FFI demos and the Python package (host python, pip and cargo build for the
+# host), the CLI script and the install check (host sh running the target
+# program) and the export check (host nm; the DLL's exports are checked
+# below instead).
 tests=$(meson test -C "$build" --list 2>/dev/null |
   sed -n 's/^libttt[^/]* \/ //p' |
-  grep -vxE 'python|python-demo|rust|consumer|cli|brain|symbols')
+  grep -vxE 'python|python-demo|python-package|rust|consumer|cli|brain|install-cli|symbols')
 echo "$target: running $(echo $tests | wc -w) tests: $(echo $tests)"
 # qemu and wine are 3-20x slower than the machine itself.
 meson test -C "$build" --no-rebuild --print-errorlogs --timeout-multiplier 4 $tests
