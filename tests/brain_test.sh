@@ -184,7 +184,10 @@ if date +%s%N | grep -q '^[0-9]*$'; then
         echo "TURN $x,0 -> $line in $(((t1 - t0) / 1000000)) ms" >>"$out"
         ms=$(((t1 - t0) / 1000000))
         [ "$ms" -gt "$slowest" ] && slowest=$ms
-        [ "$ms" -le "$limit" ] || timing_ok=0
+        # Wall time on a machine that may be busy (CI runs two lines of
+        # stages side by side): the check is for a brain that ignores the
+        # limit, so an answer may take up to twice it.
+        [ "$ms" -le $((2 * limit)) ] || timing_ok=0
         case $line in
         ERROR*over*) break ;; # the brain has won: no more turns
         esac
@@ -200,7 +203,7 @@ if date +%s%N | grep -q '^[0-9]*$'; then
     status=$?
     sed 's/^/# /' "$out"
     [ "$status" -eq 0 ]
-    report "INFO timeout_turn $limit: every answer on 20x20 within it (slowest $slowest ms)" $?
+    report "INFO timeout_turn $limit: every answer on 20x20 within twice it, wall time (slowest $slowest ms)" $?
 else
     echo "not ok - date +%s%N is not available: the answers cannot be timed"
     failed=$((failed + 1))
