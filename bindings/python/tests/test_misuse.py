@@ -85,6 +85,31 @@ def test_pickle_round_trips_names_rules_ending_and_position():
         assert game.ending == ttt.Ending.RESIGN
 
 
+# A Game pickled by ttt 1.4.0 when the package was one file (protocols 0, 2
+# and 4): pickles refer to ttt._load_record and ttt.Game, wherever the code
+# lives inside the package.
+ONE_FILE_PICKLES = {
+    0: b'cttt\n_load_record\np0\n(cttt\nGame\np1\nVttt/1 n=4 k=3 rules=classic '
+    b'moves=b2,c3 o="bo"\\u000a\np2\ntp3\nRp4\n.',
+    2: b'\x80\x02cttt\n_load_record\nq\x00cttt\nGame\nq\x01X/\x00\x00\x00ttt/1 '
+    b'n=4 k=3 rules=classic moves=b2,c3 o="bo"\nq\x02\x86q\x03Rq\x04.',
+    4: b'\x80\x04\x95Y\x00\x00\x00\x00\x00\x00\x00\x8c\x03ttt\x94\x8c\x0c_load_record'
+    b'\x94\x93\x94h\x00\x8c\x04Game\x94\x93\x94\x8c/ttt/1 n=4 k=3 rules=classic '
+    b'moves=b2,c3 o="bo"\n\x94\x86\x94R\x94.',
+}
+
+
+@pytest.mark.parametrize("protocol", sorted(ONE_FILE_PICKLES))
+def test_pickles_of_the_one_file_package_load_and_are_still_written(protocol):
+    data = ONE_FILE_PICKLES[protocol]
+    game = pickle.loads(data)
+    assert type(game) is ttt.Game
+    assert game.save() == 'ttt/1 n=4 k=3 rules=classic moves=b2,c3 o="bo"\n'
+    assert (game.width, game.win_length, game.name(O)) == (4, 3, "bo")
+    assert game.moves() == [(X, 1, 1), (O, 2, 2)]
+    assert pickle.dumps(game, protocol) == data
+
+
 def test_a_closed_game_is_neither_copied_nor_pickled():
     game = ttt.Game(3)
     game.close()

@@ -1,8 +1,9 @@
-"""test_package.py - the installed package: where it loads from, a missing library failing loudly, enums, typing, docs, str/repr, legal_moves, python3 -m ttt."""
+"""test_package.py - the installed package: where it loads from, a missing library failing loudly, enums, typing, docs, the public names docs/python.md lists, str/repr, legal_moves, python3 -m ttt."""
 
 import ctypes.util
 import inspect
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -344,3 +345,43 @@ def test_ci_script_skips_without_its_tools_but_fails_under_ci(tmp_path, ci, stat
     assert result.returncode == status, result.stdout + result.stderr
     assert "SKIP: no python3 with mesonpy, pytest, venv and pip" in result.stderr
     assert not (tmp_path / "work" / "venv").exists()
+
+
+# -- the public names docs/python.md lists -----------------------------------
+
+# The source tree's docs/python.md, beside ci.sh's (the suite runs from a copy).
+PYTHON_DOC = os.path.join(os.path.dirname(CI_SCRIPT), "..", "..", "docs", "python.md")
+
+
+def documented_names():
+    """The names of docs/python.md's "Public names" list: the package's,
+    and Game's (the item that starts with `Game`)."""
+    with open(PYTHON_DOC, encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("\n## Public names\n", 1)[1].split("\n## ", 1)[0]
+    package, game = [], []
+    for item in re.findall(r"^- (.*?)(?=^- |\Z)", section, re.M | re.S):
+        label, _, names = item.partition(": ")
+        (game if label.startswith("`Game`") else package).extend(
+            re.findall(r"`(\w+)`", names))
+    return package, game
+
+
+def test_public_names_are_the_documented_ones():
+    package, game = documented_names()
+    assert len(package) == len(set(package)) and len(game) == len(set(game))
+    assert sorted(package) == sorted(ttt.__all__)
+    assert sorted(game) == sorted(n for n in vars(ttt.Game) if not n.startswith("_"))
+    # Beyond __all__, ttt's public names are only what its code imports:
+    # modules, typing's names (and the Listener alias), __future__'s feature.
+    for name in set(n for n in dir(ttt) if not n.startswith("_")) - set(ttt.__all__):
+        value = getattr(ttt, name)
+        assert (inspect.ismodule(value) or
+                getattr(value, "__module__", None) in ("typing", "__future__")), name
+    # Each class and function is ttt's own, wherever inside the package it
+    # is defined: pickles, tracebacks and help() name it ttt.NAME.
+    for name in ttt.__all__:
+        value = getattr(ttt, name)
+        if callable(value):
+            assert value.__module__ == "ttt", name
+            assert value.__qualname__ == name

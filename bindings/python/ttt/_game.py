@@ -1,0 +1,616 @@
+"""_game.py - the Game class (one C game: moves, records, rules, engine, listener) and the Seed it draws random moves from."""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from typing import Callable, List, Optional, Tuple, Union
+
+from ._errors import (ListenerError, TttError, _c_int, _check, _encode_record,
+                      _error, _text, _unsigned)
+from ._library import (_LISTENER, _SIZE_BITS, _GameP, _lib, _Solution,
+                       load_library)
+from ._notation import _column_letters, _parse_name
+from ._types import (BOT_STRONG, E_BUDGET, E_BUFFER, E_IN_LISTENER, E_NAME,
+                     E_NO_LINE, E_RANGE, E_SIZE, IN_PROGRESS, MARK_CHARS,
+                     NAME_MAX, OK, RULE_EARLY_DRAW, RULE_GRAVITY, RULE_MISERE,
+                     SOLVE_VALUE_ONLY, STATE_NAMES, _MARK_OF, _STATE_OF, Counts,
+                     Ending, Event, EventKind, Mark, Method, Solution, State,
+                     Value)
+
+
+class Seed:
+    """A caller-owned 64-bit random seed; the engine advances it in place."""
+
+    __slots__ = ("_c",)
+
+    def __init__(self, value: int = 0):
+        self._c = ctypes.c_uint64(_unsigned(value, 64, "a seed"))
+
+    @property
+    def value(self) -> int:
+        """The seed's current value."""
+        return self._c.value
+
+    def __repr__(self) -> str:
+        return "Seed(%d)" % self.value
+
+
+def _seed_ref(seed: Optional[Seed], optional: bool = False):
+    if seed is None and optional:
+        return None
+    if not isinstance(seed, Seed):
+        raise TypeError("seed must be a ttt.Seed, not %s" % type(seed).__name__)
+    return ctypes.byref(seed._c)
+
+
+Listener = Callable[[Event], None]
+
+
+def _load_record(cls, record: str) -> "Game":
+    """Unpickles a Game: cls.load(record)."""
+    return cls.load(record)
+
+
+# ---------------------------------------------------------------------------
+# Games
+
+
+class Game:
+    """One game: Game(size=3, win_length=0, misere=False, early_draw=False),
+    or on a rectangle Game(width=7, height=6, k=4, gravity=True).
+
+    A board is size x size, or width columns wide and height rows high when
+    either is given (the other defaults to size); k is another name for
+    win_length. win_length 0 means the shorter side (full rows, columns and
+    diagonals on a square). gravity=True sets Rule.GRAVITY: a mark drops to
+    the lowest empty cell of its column (row height - 1 is the bottom).
+    Methods raise TttError subclasses and, like the C calls, a call that
+    raises changes nothing. Use it as a context manager or call close(); the
+    game is also freed when garbage collected. Any number of threads may
+    call one Game at once, except close().
+
+    Arguments are checked the same way everywhere: an int argument takes an
+    int or an int-like object (operator.index), never a bool or a float
+    (TypeError); text takes a str, a record str or bytes, a library path a
+    str or os.PathLike (TypeError otherwise). A count or budget for a 64-bit
+    or size_t parameter is a ValueError when negative and an OverflowError
+    when too large, never wrapped. copy.copy and copy.deepcopy are clone();
+    pickle carries the saved record (names, rules, ending and moves).
+    """
+
+    __slots__ = ("_lib", "_handle", "_width", "_height", "_win_length",
+                 "_listener", "_old_listeners", "_listening", "_play_next",
+                 "_drop", "_undo", "__weakref__")
+
+    def __init__(self, size: int = 3, win_length: int = 0, misere: bool = False,
+                 early_draw: bool = False, lib_path: Optional[str] = None, *,
+                 width: Optional[int] = None, height: Optional[int] = None,
+                 k: Optional[int] = None, gravity: bool = False):
+        self._handle = None  # so close() and __del__ work on a half-built game
+        size, win_length = _c_int(size, "size"), _c_int(win_length, "win_length")
+        if k is not None:
+            k = _c_int(k, "k")
+            if win_length not in (0, k):
+                raise TypeError("give win_length or k, not both")
+            win_length = k
+        lib = _lib if lib_path is None else load_library(lib_path)
+        handle = _GameP()
+        if width is None and height is None:
+            status = lib.ttt_game_new(size, win_length, ctypes.byref(handle))
+        else:
+            status = lib.ttt_game_new_rect(
+                size if width is None else _c_int(width, "width"),
+                size if height is None else _c_int(height, "height"),
+                win_length, ctypes.byref(handle))
+        _check(lib, status)
+        self._adopt(lib, handle)
+        if misere:
+            self.set_rule(RULE_MISERE, 1)
+        if early_draw:
+            self.set_rule(RULE_EARLY_DRAW, 1)
+        if gravity:
+            self.set_rule(RULE_GRAVITY, 1)
+
+    def _adopt(self, lib, handle) -> None:
+        """Takes ownership of a C game; its shape and win length never
+        change, so they are read once here."""
+        self._lib = lib
+        self._handle = handle
+        self._width = lib.ttt_width(handle)
+        self._height = lib.ttt_height(handle)
+        self._win_length = lib.ttt_win_length(handle)
+        self._listener = None
+        self._old_listeners = []
+        # The threads inside this game's listener (close() refuses them).
+        self._listening = []
+        # The move path's functions, one attribute lookup away, as private
+        # function objects without argtypes: ctypes then converts ints and
+        # pointers directly, without a from_param call per argument, which
+        # is most of a ctypes call's cost. play() checks its arguments first.
+        self._play_next = lib["ttt_play_next"]
+        self._drop = lib["ttt_drop"]
+        self._undo = lib["ttt_undo"]
+
+    @classmethod
+    def _from_handle(cls, lib, handle) -> "Game":
+        game = cls.__new__(cls)
+        game._adopt(lib, handle)
+        return game
+
+    # -- lifetime --
+
+    def close(self) -> None:
+        """Frees the game; safe to call more than once. It must not race
+        with other calls on the same game. Called by the game's own
+        listener, it raises ListenerError and the game stays open."""
+        if threading.get_ident() in getattr(self, "_listening", ()):
+            raise ListenerError(
+                E_IN_LISTENER, "a listener cannot close its own game: close "
+                "it after the call that ran the listener returns")
+        handle, self._handle = getattr(self, "_handle", None), None
+        if handle:
+            self._lib.ttt_game_free(handle)
+        # Only now, with the C game gone, may the callbacks it held go.
+        self._listener = None
+        self._old_listeners = []
+
+    def __del__(self) -> None:
+        self.close()
+
+    def __enter__(self) -> "Game":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    @property
+    def closed(self) -> bool:
+        """True once close() was called."""
+        return not self._handle
+
+    def _h(self):
+        if not self._handle:
+            raise ValueError("operation on a closed game")
+        return self._handle
+
+    def _fail(self, status: int, offset: Optional[int] = None) -> TttError:
+        """The exception for a failed call (a closed game's NULL handle is
+        why a call returns TTT_E_INVALID on the fast paths)."""
+        if not self._handle:
+            return ValueError("operation on a closed game")  # type: ignore
+        return _error(self._lib, status, offset)
+
+    def clone(self) -> "Game":
+        """An independent copy (board, rules, history, redo stack; no listener)."""
+        out = _GameP()
+        _check(self._lib, self._lib.ttt_game_clone(self._h(), ctypes.byref(out)))
+        return type(self)._from_handle(self._lib, out)
+
+    # copy.copy and copy.deepcopy clone the C game (each copy owns its own);
+    # pickle carries the saved record (names, rules, ending, moves).
+    def __copy__(self) -> "Game":
+        return self.clone()
+
+    def __deepcopy__(self, memo) -> "Game":
+        return self.clone()
+
+    def __reduce__(self):
+        return (_load_record, (type(self), self.save()))
+
+    @classmethod
+    def load(cls, record: Union[str, bytes], lib_path: Optional[str] = None) -> "Game":
+        """A game from a saved record (str or bytes); a ParseError (or the
+        refused move's error) has .offset, the byte where the record is wrong."""
+        lib = _lib if lib_path is None else load_library(lib_path)
+        if isinstance(record, str):
+            data = _encode_record(lib, record)
+        elif isinstance(record, (bytes, bytearray, memoryview)):
+            data = bytes(record)
+        else:
+            raise TypeError("a record must be a str or bytes, not %s"
+                            % type(record).__name__)
+        out, offset = _GameP(), ctypes.c_size_t()
+        status = lib.ttt_game_load(data, len(data), None, ctypes.byref(out),
+                                   ctypes.byref(offset))
+        _check(lib, status, offset.value)
+        return cls._from_handle(lib, out)
+
+    def save(self) -> str:
+        """The game's one-line record, e.g. "ttt/1 n=3 k=3 rules=classic moves=b2\\n"."""
+        capacity = 512
+        length = ctypes.c_size_t()
+        while True:
+            buf = ctypes.create_string_buffer(capacity)
+            status = self._lib.ttt_game_save(self._h(), buf, capacity,
+                                             ctypes.byref(length))
+            if status != E_BUFFER:
+                _check(self._lib, status)
+                return buf.raw[:length.value].decode()
+            # Too small: *len says how much; room to spare in case moves
+            # land before the next try.
+            capacity = length.value + 64
+
+    # -- rules --
+
+    def set_rule(self, rule: int, value: int) -> None:
+        """Sets a Rule (only before the first move)."""
+        _check(self._lib, self._lib.ttt_game_set_rule(
+            self._h(), _c_int(rule, "rule"), _c_int(value, "value")))
+
+    def get_rule(self, rule: int) -> int:
+        """A Rule's value (0 or 1; a count of moves for Rule.PLY_LIMIT)."""
+        value = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_game_get_rule(
+            self._h(), _c_int(rule, "rule"), ctypes.byref(value)))
+        return value.value
+
+    # -- playing --
+
+    def play(self, row: Union[int, str], col: Optional[int] = None,
+             mark: Optional[int] = None) -> State:
+        """Plays at (row, col) or at a cell name ("b2") for the side to move,
+        or for mark if given (WrongTurnError if it is not that side's turn).
+        Under gravity only the lowest empty cell of a column is legal
+        (FloatingError otherwise; drop(col) plays by column). Returns the
+        new State."""
+        if (mark is None and row.__class__ is int and col.__class__ is int
+                and -0x80000000 <= row <= 0x7FFFFFFF
+                and -0x80000000 <= col <= 0x7FFFFFFF):
+            # The move path: one foreign call, with plain ints in C int range
+            # (the untyped call would wrap others). A state per call, as
+            # threads may share the game.
+            state = ctypes.c_int()
+            status = self._play_next(self._handle, row, col, ctypes.byref(state))
+            if status:
+                raise self._fail(status)
+            return _STATE_OF[state.value]
+        if isinstance(row, str):
+            if col is not None:
+                raise TypeError("play(name) takes no column")
+            row, col = _parse_name(self._lib, row)
+        if col is None:
+            raise TypeError("play() needs a column or a cell name")
+        state = ctypes.c_int()
+        if mark is None:
+            status = self._lib.ttt_play_next(
+                self._h(), _c_int(row, "row"), _c_int(col, "col"),
+                ctypes.byref(state))
+        else:
+            status = self._lib.ttt_play(
+                self._h(), _c_int(mark, "mark"), _c_int(row, "row"),
+                _c_int(col, "col"), ctypes.byref(state))
+        _check(self._lib, status)
+        return _STATE_OF[state.value]
+
+    def play_at(self, ply: int, row: int, col: int, mark: int) -> State:
+        """ttt_play_at: plays only if the game is at ply; a retried identical
+        request is accepted and changes nothing. Returns the State."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_play_at(
+            self._h(), _c_int(ply, "ply"), _c_int(mark, "mark"),
+            _c_int(row, "row"), _c_int(col, "col"), ctypes.byref(state)))
+        return _STATE_OF[state.value]
+
+    def undo(self) -> None:
+        """Takes back the last move (also after a win or a draw)."""
+        status = self._undo(self._handle)
+        if status:
+            raise self._fail(status)
+
+    def redo(self) -> None:
+        """Replays the most recently undone move."""
+        _check(self._lib, self._lib.ttt_redo(self._h()))
+
+    def drop(self, col: int) -> Tuple[int, State]:
+        """Drops a mark for the side to move into column col: it lands on
+        the lowest empty cell (row height - 1 is the bottom), with gravity
+        or without. Returns (row, State). OffBoardError for a bad column,
+        ColumnFullError for a full one, GameOverError once the game ended."""
+        row, state = ctypes.c_int(), ctypes.c_int()
+        if col.__class__ is int and -0x80000000 <= col <= 0x7FFFFFFF:
+            # The move path, as in play(): one untyped foreign call.
+            status = self._drop(self._handle, col, ctypes.byref(row),
+                                ctypes.byref(state))
+            if status:
+                raise self._fail(status)
+        else:
+            _check(self._lib, self._lib.ttt_drop(self._h(), _c_int(col, "col"),
+                                                 ctypes.byref(row),
+                                                 ctypes.byref(state)))
+        return row.value, _STATE_OF[state.value]
+
+    def reset(self) -> None:
+        """Empties the board, the history and the redo stack; keeps the rules
+        and the player names."""
+        _check(self._lib, self._lib.ttt_game_reset(self._h()))
+
+    # -- players and endings (since 1.2) --
+
+    def set_name(self, mark: int, name: str) -> None:
+        """Names side mark (X or O): at most NAME_MAX bytes of UTF-8 without
+        control characters (else PlayerNameError); "" removes the name. Kept
+        by clone, reset and the saved record."""
+        handle, mark = self._h(), _c_int(mark, "mark")
+        try:
+            data = _text(name, "a name").encode("utf-8")
+        except UnicodeEncodeError:
+            raise _error(self._lib, E_NAME) from None
+        _check(self._lib, self._lib.ttt_game_set_name(handle, mark, data,
+                                                      len(data)))
+
+    def name(self, mark: int) -> str:
+        """The name of side mark, "" if it has none."""
+        buf = ctypes.create_string_buffer(NAME_MAX + 1)
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_game_get_name(
+            self._h(), _c_int(mark, "mark"), buf, NAME_MAX + 1,
+            ctypes.byref(length)))
+        return buf.raw[:length.value].decode("utf-8")
+
+    def resign(self, mark: int) -> State:
+        """Side mark resigns, whoever is to move: the other side wins.
+        Returns the State; GameOverError if the game has ended. Not a move:
+        undo() takes the resignation back alone."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_resign(self._h(), _c_int(mark, "mark"),
+                                               ctypes.byref(state)))
+        return _STATE_OF[state.value]
+
+    def agree_draw(self) -> State:
+        """Both sides agree to a draw (State.DRAW); GameOverError if the game
+        has ended. undo() takes the agreement back."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_agree_draw(self._h(), ctypes.byref(state)))
+        return _STATE_OF[state.value]
+
+    @property
+    def ending(self) -> Ending:
+        """How the game ended: an Ending (Ending.NONE while in progress)."""
+        return Ending(_check(self._lib, self._lib.ttt_ending(self._h())))
+
+    # -- reading --
+
+    @property
+    def state(self) -> State:
+        """The game's State."""
+        return _STATE_OF[_check(self._lib, self._lib.ttt_state(self._h()))]
+
+    @property
+    def to_move(self) -> Mark:
+        """X or O, or EMPTY once the game is over."""
+        return _MARK_OF[self._lib.ttt_to_move(self._h())]
+
+    @property
+    def size(self) -> int:
+        """N, the side of a square board; SizeError on a rectangle (read
+        width and height)."""
+        if self._width != self._height:
+            raise _error(self._lib, E_SIZE)
+        return self._width
+
+    @property
+    def width(self) -> int:
+        """The number of columns."""
+        return self._width
+
+    @property
+    def height(self) -> int:
+        """The number of rows."""
+        return self._height
+
+    @property
+    def gravity(self) -> bool:
+        """True under Rule.GRAVITY."""
+        return self.get_rule(RULE_GRAVITY) != 0
+
+    @property
+    def win_length(self) -> int:
+        """K, the marks in a row that win."""
+        return self._win_length
+
+    @property
+    def ply(self) -> int:
+        """The number of moves on the board."""
+        return _check(self._lib, self._lib.ttt_ply(self._h()))
+
+    @property
+    def redo_count(self) -> int:
+        """The number of undone moves redo() can replay."""
+        return _check(self._lib, self._lib.ttt_redo_count(self._h()))
+
+    def cell(self, row: int, col: int) -> Mark:
+        """The Mark at (row, col)."""
+        mark = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_cell(
+            self._h(), _c_int(row, "row"), _c_int(col, "col"), ctypes.byref(mark)))
+        return _MARK_OF[mark.value]
+
+    def board(self) -> Tuple[Tuple[Mark, ...], ...]:
+        """The board as a tuple of height row tuples of width Marks, read in
+        one call."""
+        w, h = self._width, self._height
+        cells = (ctypes.c_int8 * (w * h))()
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_board(self._h(), cells, w * h,
+                                              ctypes.byref(length)))
+        marks = [_MARK_OF[v] for v in cells]
+        return tuple(tuple(marks[r * w:(r + 1) * w]) for r in range(h))
+
+    def legal_moves(self) -> List[Tuple[int, int]]:
+        """The cells (row, col) the side to move may play, in row order:
+        every empty cell (under gravity, the landing cell of each column that
+        is not full), or none once the game is over. One call."""
+        w = self._width
+        capacity = w * self._height
+        cells = (ctypes.c_int32 * capacity)()
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_legal_moves(self._h(), cells, capacity,
+                                                    ctypes.byref(length)))
+        return [divmod(cell, w) for cell in cells[:length.value]]
+
+    def moves(self) -> List[Tuple[Mark, int, int]]:
+        """The history as a list of (mark, row, col), first move first (one
+        ttt_move_at call a move)."""
+        handle = self._h()
+        mark, row, col = ctypes.c_int(), ctypes.c_int(), ctypes.c_int()
+        refs = ctypes.byref(mark), ctypes.byref(row), ctypes.byref(col)
+        result = []
+        for ply in range(_check(self._lib, self._lib.ttt_ply(handle))):
+            status = self._lib.ttt_move_at(handle, ply, *refs)
+            if status == E_RANGE:
+                break  # another thread took moves back meanwhile
+            _check(self._lib, status)
+            result.append((_MARK_OF[mark.value], row.value, col.value))
+        return result
+
+    def winning_line(self) -> Optional[Tuple[Tuple[int, int], Tuple[int, int]]]:
+        """((row0, col0), (row1, col1)), the line that ended the game, or None."""
+        ends = [ctypes.c_int() for _ in range(4)]
+        status = self._lib.ttt_winning_line(self._h(), *map(ctypes.byref, ends))
+        if status == E_NO_LINE:
+            return None
+        _check(self._lib, status)
+        return (ends[0].value, ends[1].value), (ends[2].value, ends[3].value)
+
+    # -- engine: random player, perft, solver and bots --
+
+    def random_move(self, seed: Seed) -> Tuple[int, int]:
+        """A uniformly random empty cell (row, col); seed (a Seed) advances."""
+        row, col = ctypes.c_int(), ctypes.c_int()
+        _check(self._lib, self._lib.ttt_random_move(
+            self._h(), _seed_ref(seed), ctypes.byref(row), ctypes.byref(col)))
+        return row.value, col.value
+
+    def random_playout(self, seed: Seed) -> State:
+        """Plays random moves to the end of the game; returns the final State."""
+        state = ctypes.c_int()
+        _check(self._lib, self._lib.ttt_random_playout(
+            self._h(), _seed_ref(seed), ctypes.byref(state)))
+        return _STATE_OF[state.value]
+
+    def random_playouts(self, seed: Seed, games: int) -> Counts:
+        """Plays that many random games from here, each the one random_playout
+        would play on a clone (seed, a Seed, carries through). Returns the
+        Counts of how they ended; the game is unchanged. One call: the count
+        is the caller's time budget."""
+        games = _unsigned(games, 64, "games")
+        counts = (ctypes.c_uint64 * 4)()
+        _check(self._lib, self._lib.ttt_random_playouts(
+            self._h(), _seed_ref(seed), games, counts))
+        return Counts(*counts)
+
+    def perft(self, depth: int, table_bytes: int = 0) -> Tuple[Counts, List[int]]:
+        """Counts every game from here to its end or depth plies.
+        Returns (Counts, by_length): by_length[i] counts games of i plies."""
+        depth = _c_int(depth, "depth")
+        table_bytes = _unsigned(table_bytes, _SIZE_BITS, "table_bytes")
+        counts = (ctypes.c_uint64 * 4)()
+        capacity = min(max(depth, 0), self._width * self._height) + 1
+        by_length = (ctypes.c_uint64 * capacity)()
+        length = ctypes.c_size_t()
+        _check(self._lib, self._lib.ttt_perft(
+            self._h(), depth, table_bytes, counts, by_length, capacity,
+            ctypes.byref(length)))
+        return Counts(*counts), list(by_length[:length.value])
+
+    def count_positions(self, depth: int, table_bytes: int = 0) -> Counts:
+        """Counts the distinct positions within depth plies, by state."""
+        counts = (ctypes.c_uint64 * 4)()
+        _check(self._lib, self._lib.ttt_count_positions(
+            self._h(), _c_int(depth, "depth"),
+            _unsigned(table_bytes, _SIZE_BITS, "table_bytes"), counts))
+        return Counts(*counts)
+
+    def solve(self, node_budget: int = 0, table_bytes: int = 0,
+              value_only: bool = False) -> Solution:
+        """Solves the position for the player to move: a Solution. If the
+        budget runs out, the Solution has complete=False (no exception)."""
+        node_budget = _unsigned(node_budget, 64, "node_budget")
+        table_bytes = _unsigned(table_bytes, _SIZE_BITS, "table_bytes")
+        out = _Solution(size=ctypes.sizeof(_Solution))
+        w = self._width
+        capacity = w * self._height
+        best = (ctypes.c_int32 * capacity)()
+        best_len = ctypes.c_size_t()
+        status = self._lib.ttt_solve(
+            self._h(), node_budget, table_bytes,
+            SOLVE_VALUE_ONLY if value_only else 0, ctypes.byref(out), best,
+            capacity, ctypes.byref(best_len))
+        if status != E_BUDGET:
+            _check(self._lib, status)
+        return Solution(Value(out.value), out.plies, out.nodes, out.value_min,
+                        out.value_max,
+                        [divmod(cell, w) for cell in best[:best_len.value]],
+                        status == OK, Method(out.method))
+
+    def best_move(self, level: int = BOT_STRONG, node_budget: int = 0,
+                  seed: Optional[Seed] = None) -> Tuple[int, int]:
+        """The bot's move (row, col) for the player to move; does not play it.
+        level is a BotLevel; seed (a Seed) breaks ties and is required for
+        BotLevel.RANDOM."""
+        row, col = ctypes.c_int(), ctypes.c_int()
+        _check(self._lib, self._lib.ttt_best_move(
+            self._h(), _c_int(level, "level"),
+            _unsigned(node_budget, 64, "node_budget"), _seed_ref(seed, True),
+            ctypes.byref(row), ctypes.byref(col)))
+        return row.value, col.value
+
+    # -- events --
+
+    def set_listener(self, callback: Optional[Listener]) -> None:
+        """callback(event: Event) after every applied play, undo, redo and
+        reset, in the thread that made the change; None removes it. It may
+        read the game but must not change it. An exception it raises cannot
+        cross the C library: it is reported through sys.unraisablehook
+        (printed to stderr by default) and the game stays as the change left
+        it."""
+        h = self._h()
+        if callback is None:
+            _check(self._lib, self._lib.ttt_set_listener(h, _LISTENER(), None))
+        else:
+            if not callable(callback):
+                raise TypeError("a listener must be callable or None")
+            # The list, not the game: a closure over self would be a cycle
+            # that keeps the game from being freed when it is dropped.
+            listening = self._listening
+
+            def trampoline(user, event):
+                e = event.contents
+                me = threading.get_ident()
+                listening.append(me)
+                try:
+                    callback(Event(EventKind(e.kind), _MARK_OF[e.mark], e.row,
+                                   e.col, e.ply, _STATE_OF[e.state]))
+                finally:
+                    listening.remove(me)
+
+            function = _LISTENER(trampoline)
+            _check(self._lib, self._lib.ttt_set_listener(h, function, None))
+        if self._listener is not None:
+            # Another thread may still be inside the old callback: keep its
+            # C thunk alive until the game is freed.
+            self._old_listeners.append(self._listener)
+        self._listener = None if callback is None else function
+
+    # -- display --
+
+    def __str__(self) -> str:
+        """The board as text: column letters, then one numbered line per row."""
+        letters = [_column_letters(c) for c in range(self._width)]
+        width = max(len(s) for s in letters)
+        label = len(str(self._height))
+        lines = [" " * label + "  " + " ".join(s.rjust(width) for s in letters)]
+        for r, row in enumerate(self.board()):
+            marks = " ".join(MARK_CHARS[m].rjust(width) for m in row)
+            lines.append(str(r + 1).rjust(label) + "  " + marks)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<ttt.Game closed>"
+        state, ply = self.state, self.ply
+        status = ("%s to move" % ("X" if ply % 2 == 0 else "O")
+                  if state == IN_PROGRESS else STATE_NAMES[state])
+        return "<ttt.Game %dx%d k=%d ply=%d %s>" % (
+            self._width, self._height, self._win_length, ply, status)
