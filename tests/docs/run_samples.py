@@ -32,6 +32,9 @@ Kinds, and what running one means:
            C sample and pkg-config finds the built libttt as `libttt`
   console  `$ CMD` lines, each run as an sh sample, followed by the output
            CMD must print
+  apt      every package its `apt-get install` lines name is one apt knows
+           (apt-cache show: the local lists, no download); no line of it is
+           run (they install, and may build and start the server)
   record   every line is a save record `ttt replay` must accept
   json     must parse as JSON
   toml     a Rust sample's [dependencies] (see rust)
@@ -69,7 +72,7 @@ OUTPUT_START = re.compile(r"^<!-- output:\s*$")
 INFO_KINDS = {"c": "c", "python": "python", "py": "python", "rust": "rust",
               "sh": "sh", "bash": "sh", "shell": "sh", "console": "console",
               "json": "json", "toml": "toml", "http": "http"}
-KINDS = {"c", "python", "rust", "sh", "console", "record", "json", "toml", "http",
+KINDS = {"c", "python", "rust", "sh", "console", "record", "apt", "json", "toml", "http",
          "illustrative", "output", "synopsis"}
 TIMEOUT = 120  # seconds a single command or program may take
 
@@ -214,7 +217,7 @@ class Runner:
         self.python_so_far = {}  # path -> the python sample text up to now
         self.toml = {}           # path -> its [dependencies] toml block
         self.shell_dir = None
-        self.unbuilt = []        # samples whose program this build lacks
+        self.unavailable = []        # samples whose program this system or build lacks
         self.main_c = None       # README.md's C sample, main.c of the shell samples
 
     def fail(self, sample, why, output=""):
@@ -303,7 +306,7 @@ class Runner:
         program = shlex.split(sample.arg)[0]
         if not program.startswith("build/") or os.path.exists(os.path.join(self.build, program[6:])):
             return True
-        self.unbuilt.append(f"{sample.where()}: {program} is not built")
+        self.unavailable.append(f"{sample.where()}: {program} is not built")
         return False
 
     def run_output(self, sample):
@@ -338,6 +341,30 @@ class Runner:
             result = self.run([os.path.join(self.build, "examples", "ttt"), "replay", path], self.scratch)
             if result.returncode != 0:
                 self.fail(sample, f"`ttt replay` refused {line!r}", result.stdout + result.stderr)
+
+    def run_apt(self, samples):
+        """One apt-cache call for every sample: without a package cache on disk
+        (Debian's container images keep none), each call reads all the lists."""
+        if shutil.which("apt-cache") is None:
+            self.unavailable += [f"{s.where()}: apt-cache is not installed (not a Debian system)"
+                                 for s in samples]
+            return
+        names = {}
+        for s in samples:
+            text = s.text.replace("\\\n", " ")
+            names[s] = [w for line in re.findall(r"apt-get install (.*)", text)
+                        for w in line.split() if not w.startswith("-")]
+            if not names[s]:
+                self.fail(s, "no `apt-get install` line")
+        every = sorted({n for ns in names.values() for n in ns})
+        result = self.run(["apt-cache", "show", "--no-all-versions"] + every, self.scratch)
+        found = set(re.findall(r"^Package: (\S+)", result.stdout, re.M))
+        for s, ns in names.items():
+            unknown = [n for n in ns if n not in found]
+            if not found:  # no lists at all (a fresh image): nothing to check against
+                self.unavailable.append(f"{s.where()}: apt knows no package (run apt-get update)")
+            elif unknown:
+                self.fail(s, "apt knows no package " + ", ".join(unknown))
 
     def run_json(self, sample):
         try:
@@ -452,7 +479,7 @@ def main():
 
     root = os.path.abspath(args.source_root)
     files = args.files or [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
-    runnable = {"c", "python", "rust", "sh", "console", "output", "synopsis", "record", "json"}
+    runnable = {"c", "python", "rust", "sh", "console", "output", "synopsis", "record", "json", "apt"}
     wanted = set(args.lang.split(",")) if args.lang else runnable
     if wanted - runnable:
         parser.error("--lang: unknown kinds " + ", ".join(sorted(wanted - runnable)))
@@ -491,17 +518,23 @@ def main():
                 runner.toml[s.path] = s.text
             if s.kind == "c" and s.path == "README.md" and runner.main_c is None:
                 runner.main_c = s.text
-        rust = []
+        rust, apt = [], []
         for n, s in enumerate(samples):
             if s.kind not in wanted:
                 continue
             before = len(runner.failures)
-            if s.kind == "rust":
-                rust.append(s)
+            if s.kind in ("rust", "apt"):
+                (rust if s.kind == "rust" else apt).append(s)
                 continue
             getattr(runner, "run_" + s.kind)(*((s, n) if s.kind == "c" else (s,)))
             counts[s.kind] = counts.get(s.kind, 0) + 1
             print(f"{'ok  ' if len(runner.failures) == before else 'FAIL'} {s.where()} {s.kind}", flush=True)
+        if apt:
+            before = len(runner.failures)
+            runner.run_apt(apt)
+            counts["apt"] = len(apt)
+            print(f"{'ok  ' if len(runner.failures) == before else 'FAIL'} {len(apt)} apt sample(s): "
+                  + ", ".join(s.where() for s in apt), flush=True)
         if rust:
             before = len(runner.failures)
             runner.run_rust(rust)
@@ -527,11 +560,11 @@ def main():
         print("\n".join(runner.failures))
         print(f"run_samples: FAIL: {len(runner.failures)} sample(s) failed")
         return 1
-    if runner.unbuilt:
+    if runner.unavailable:
         # ttt-server is built only where its packages are (-Dserver).
-        print("\n".join(runner.unbuilt))
-        print("run_samples: SKIP: the samples above need programs this build lacks (the server: "
-              "apt-get install libmicrohttpd-dev libsqlite3-dev libjansson-dev, then "
+        print("\n".join(runner.unavailable))
+        print("run_samples: SKIP: the samples above need programs this system or build lacks (the "
+              "server: apt-get install libmicrohttpd-dev libsqlite3-dev libjansson-dev, then "
               "meson setup --reconfigure)")
         return 1 if os.environ.get("CI") == "true" else 77
     return 0

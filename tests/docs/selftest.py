@@ -6,6 +6,7 @@ Usage: selftest.py SOURCE_ROOT [--build BUILD_ROOT CC LIB] [--python PYTHON]
    against LIB; --python: the python kind, PYTHON having the ttt package)"""
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -59,6 +60,13 @@ BROKEN = [
     ("a marker with no block", "<!-- sample: sh -->\n\nJust text.\n", "with no code block after it"),
 ]
 
+# Debian only (apt-cache reads the package lists).
+BROKEN_APT = [
+    ("an apt-get line naming a package apt does not know",
+     "<!-- sample: apt -->\n\n    apt-get install -y gcc \\\n      no-such-package-ttt\n",
+     "apt knows no package no-such-package-ttt"),
+]
+
 GOOD = GOOD_C + """
 <!-- sample: c fragment -->
 
@@ -105,6 +113,8 @@ def main():
         build, cc, lib = args.build
         extra = ["--build-root", build, "--cc", cc, "--lib", lib]
         cases += [(name, text, words, extra) for name, text, words in BROKEN]
+        if shutil.which("apt-cache"):
+            cases += [(name, text, words, extra) for name, text, words in BROKEN_APT]
         good.append(("the same kinds, right", GOOD, extra))
     if args.python:
         cases += [(name, text, words, ["--python", args.python]) for name, text, words in BROKEN_PYTHON]
