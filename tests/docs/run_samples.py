@@ -163,14 +163,11 @@ def parse(path, shown):
         marker = None
         if spec:
             head, _, arg = spec.partition(":")
-            words = head.split()
-            kind = " ".join(words[:2]) if words[:2] in (["output", "of"], ["synopsis", "of"]) else words[0] if words else ""
-            if kind in ("output of", "synopsis of"):
-                sample.kind, sample.arg = kind.split()[0], arg.strip()
-            elif kind == "illustrative":
-                sample.kind, sample.arg = "illustrative", arg.strip()
+            words = head.split() or [""]
+            if words in (["output", "of"], ["synopsis", "of"], ["illustrative"]):
+                sample.kind, sample.arg = words[0], arg.strip()
             else:
-                sample.kind, sample.flags = kind, words[1:]
+                sample.kind, sample.flags = words[0], words[1:]
             if sample.kind not in KINDS or sample.kind in ("illustrative", "output", "synopsis") \
                     and not sample.arg:
                 errors.append(f"{shown}:{start}: marker '{spec}' is not one this runner knows")
@@ -214,19 +211,20 @@ class Runner:
         self.build = os.path.abspath(args.build_root) if args.build_root else None
         self.scratch = tempfile.mkdtemp(prefix="ttt-doc-samples-")
         self.failures = []
-        self.python_so_far = {}  # path -> the python sample text up to now
+        self.python_so_far = {}  # path -> (the python program so far, what it printed)
         self.toml = {}           # path -> its [dependencies] toml block
         self.shell_dir = None
-        self.unavailable = []        # samples whose program this system or build lacks
+        self.unavailable = []    # samples whose program this system or build lacks
         self.main_c = None       # README.md's C sample, main.c of the shell samples
 
     def fail(self, sample, why, output=""):
         self.failures.append(f"{sample.where()}: {sample.kind}: {why}" +
                              (("\n    " + output.rstrip().replace("\n", "\n    ")) if output.strip() else ""))
 
-    def run(self, cmd, cwd, stdin=None, env=None):
+    def run(self, cmd, cwd, env=None):
+        """Runs cmd with empty standard input: no sample may wait for a terminal."""
         try:
-            return subprocess.run(cmd, cwd=cwd, input=stdin, env=env, capture_output=True,
+            return subprocess.run(cmd, cwd=cwd, input="", env=env, capture_output=True,
                                   text=True, timeout=TIMEOUT)
         except subprocess.TimeoutExpired:
             return subprocess.CompletedProcess(cmd, -1, "", f"timed out after {TIMEOUT} s")
