@@ -52,9 +52,9 @@ sample's expected output, when the doc states it, follows the block as
 
 --lang runs only the kinds named; every block is still classified, and a
 block whose kind is unknown and that has no marker fails the run. Exit
-status: 0 when every sample run passed, 1 otherwise, 77 (skip) when a tool
-a requested kind needs is missing, outside CI (CI=true makes that a
-failure)."""
+status: 0 when every sample run passed, 1 otherwise. Samples that need a
+program this build lacks (ttt-server without its packages) or apt's lists are
+left out and listed, outside CI; under CI=true that is a failure."""
 import argparse
 import glob
 import json
@@ -559,12 +559,16 @@ def main():
         print(f"run_samples: FAIL: {len(runner.failures)} sample(s) failed")
         return 1
     if runner.unavailable:
-        # ttt-server is built only where its packages are (-Dserver).
+        # ttt-server is built only where its packages are (-Dserver=auto), and
+        # its own suite is then absent too: outside CI the samples of what
+        # this build lacks are left out, said here, and the rest still count.
         print("\n".join(runner.unavailable))
-        print("run_samples: SKIP: the samples above need programs this system or build lacks (the "
-              "server: apt-get install libmicrohttpd-dev libsqlite3-dev libjansson-dev, then "
-              "meson setup --reconfigure)")
-        return 1 if os.environ.get("CI") == "true" else 77
+        print("run_samples: the samples above were not run: they need programs this system or "
+              "build lacks (the server: apt-get install libmicrohttpd-dev libsqlite3-dev "
+              "libjansson-dev, then meson setup --reconfigure)")
+        if os.environ.get("CI") == "true":
+            print("run_samples: FAIL: CI runs every sample")
+            return 1
     return 0
 
 
