@@ -37,4 +37,11 @@ if grep '"file": *"[^"]*main\.c"' -B2 "$tmp/build/compile_commands.json" | grep 
   echo "libttt arguments leaked into the consumer's compile command"
   exit 1
 fi
+# The parent's `meson install` ships nothing of a static libttt: no header,
+# archive or pkg-config file claiming a system libttt (its program is not
+# installed either, so the install is empty).
+"$meson" install -C "$tmp/build" --destdir "$tmp/dest" >"$tmp/install.log" 2>&1 ||
+  { cat "$tmp/install.log"; exit 1; }
+installed=$(cd "$tmp" && find dest -type f 2>/dev/null | sort)
+[ -z "$installed" ] || { echo "the parent's install ships libttt files:"; echo "$installed"; exit 1; }
 echo "ok"
