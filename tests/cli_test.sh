@@ -863,6 +863,25 @@ usage_fails play --o-name "a$(printf '\303\251%.0s' $(seq 40))" &&
     iconv -f UTF-8 -t UTF-8 "$err" >/dev/null 2>&1 && grep -q '\.\.\.' "$err"
 report "a rejected name's echo is cut between UTF-8 characters" $?
 
+# Every argument a usage error echoes (an unknown command, option, player or
+# game, a bad number, size, K, move or extra argument) has its control bytes
+# escaped: none reaches the terminal raw.
+esc=$(printf '\033]0;pwned\007')
+echoes_escaped() {
+    usage_fails "$@" && ! grep -q "$(printf '\033')" "$err" &&
+        ! grep -q "$(printf '\007')" "$err" && grep -q 'x1B]0;pwned' "$err"
+}
+bad=0
+for args in "$esc" "play --$esc" "play --x $esc" "play --game $esc" \
+    "play --seed $esc" "match --games $esc" "play $esc" "match $esc" \
+    "brain $esc" "perft 3 3 $esc" "solve 3 $esc" \
+    "solve $esc 3" "solve 3 3 a1 $esc"; do
+    # shellcheck disable=SC2086 # each case is words to split
+    echoes_escaped $args || { echo "# not escaped: ttt $args" | tr '\033\007' '??'; bad=1; }
+done
+[ "$bad" -eq 0 ]
+report "every echoed argument of a usage error has its control bytes escaped" $?
+
 play 'b2\n\033[2Jzz\nquit\n' --o human
 ends_with "unfinished" && ! grep -q "$(printf '\033')" "$out" &&
     grep -q 'x1B\[2Jzz' "$out"

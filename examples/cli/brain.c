@@ -630,7 +630,8 @@ int cmd_brain(int argc, char **argv)
         return 0;
     }
     if (argc > 0) {
-        fprintf(stderr, "ttt: brain: unexpected argument '%s'\n", argv[0]);
+        char shown[SHOWN_CAP];
+        fprintf(stderr, "ttt: brain: unexpected argument '%s'\n", shown_text(argv[0], shown));
         return usage_error();
     }
     memset(&b, 0, sizeof b);

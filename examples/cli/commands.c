@@ -32,7 +32,8 @@ static int cmd_play(int argc, char **argv)
         return 0;
     }
     if (npos > 0) {
-        fprintf(stderr, "ttt: play: unexpected argument '%s'\n", argv[0]);
+        char shown[SHOWN_CAP];
+        fprintf(stderr, "ttt: play: unexpected argument '%s'\n", shown_text(argv[0], shown));
         return usage_error();
     }
     if (o.save_path != NULL) {
@@ -226,13 +227,15 @@ static int setup_position(const char *cmd, const char *size, const char *k,
     int status;
 
     if (size != NULL && parse_board_size(size, &o->width, &o->height) != 0) {
+        char shown[SHOWN_CAP];
         fprintf(stderr,
                 "ttt: %s: SIZE '%s' is not a board size (N, or WxH: width x "
-                "height, e.g. 7x6)\n", cmd, size);
+                "height, e.g. 7x6)\n", cmd, shown_text(size, shown));
         return usage_error();
     }
     if (k != NULL && parse_long(k, 1, INT_MAX, &o->k) != 0) {
-        fprintf(stderr, "ttt: %s: K '%s' is not a line length\n", cmd, k);
+        char shown[SHOWN_CAP];
+        fprintf(stderr, "ttt: %s: K '%s' is not a line length\n", cmd, shown_text(k, shown));
         return usage_error();
     }
     if ((status = make_game(o, g)) != 0)
@@ -242,9 +245,9 @@ static int setup_position(const char *cmd, const char *size, const char *k,
 
         status = play_move_text(*g, moves[i], &row, &col);
         if (status != TTT_OK) {
-            char cell[NAME_CAP];
+            char cell[NAME_CAP], shown[SHOWN_CAP];
             fprintf(stderr, "ttt: %s: move %d, '%s': %s", cmd, i + 1,
-                    moves[i], ttt_strerror(status));
+                    shown_text(moves[i], shown), ttt_strerror(status));
             if (status == TTT_E_FLOATING)
                 fprintf(stderr, " (a mark in this column lands on %s)",
                         cell_name(landing_row(*g, col), col, cell));
@@ -303,9 +306,10 @@ static int cmd_perft(int argc, char **argv)
         return usage_error();
     }
     if (parse_long(argv[board_args], 0, INT_MAX, &depth) != 0) {
+        char shown[SHOWN_CAP];
         if (!clashes_with_game("perft", &o, argv[0]))
             fprintf(stderr, "ttt: perft: DEPTH '%s' is not a number of plies\n",
-                    argv[board_args]);
+                    shown_text(argv[board_args], shown));
         return usage_error();
     }
     if ((status = setup_position("perft", board_args ? argv[0] : NULL,
@@ -554,7 +558,8 @@ static int cmd_match(int argc, char **argv)
         return 0;
     }
     if (npos > 0) {
-        fprintf(stderr, "ttt: match: unexpected argument '%s'\n", argv[0]);
+        char shown[SHOWN_CAP];
+        fprintf(stderr, "ttt: match: unexpected argument '%s'\n", shown_text(argv[0], shown));
         return usage_error();
     }
     if (!o.player_given[0] || !o.player_given[1]) {
@@ -674,6 +679,7 @@ int main(int argc, char **argv)
         return cmd_match(argc - 2, argv + 2);
     if (strcmp(cmd, "brain") == 0)
         return cmd_brain(argc - 2, argv + 2);
-    fprintf(stderr, "ttt: unknown command '%s'\n", cmd);
+    char shown[SHOWN_CAP];
+    fprintf(stderr, "ttt: unknown command '%s'\n", shown_text(cmd, shown));
     return usage_error();
 }

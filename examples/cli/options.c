@@ -203,7 +203,8 @@ static int count_option(int argc, char **argv, int *i, const char *name,
     int m = option_value(argc, argv, i, name, &v);
 
     if (m > 0 && parse_long(v, 1, INT_MAX, out) != 0) {
-        fprintf(stderr, "ttt: %s: '%s' is not %s\n", name, v, what);
+        char shown[SHOWN_CAP];
+        fprintf(stderr, "ttt: %s: '%s' is not %s\n", name, shown_text(v, shown), what);
         return -1;
     }
     return m;
@@ -217,8 +218,9 @@ static int u64_option(int argc, char **argv, int *i, const char *name,
     int m = option_value(argc, argv, i, name, &v);
 
     if (m > 0 && parse_u64(v, out) != 0) {
+        char shown[SHOWN_CAP];
         fprintf(stderr, "ttt: %s: '%s' is not a number from 0 to 2^64-1\n",
-                name, v);
+                name, shown_text(v, shown));
         return -1;
     }
     return m;
@@ -238,7 +240,9 @@ static int player_option(int argc, char **argv, int *i, const char *name,
             *out = player_kinds[k].kind;
             return 1;
         }
-    fprintf(stderr, "ttt: %s: unknown player '%s' (choose from:", name, v);
+    char shown[SHOWN_CAP];
+    fprintf(stderr, "ttt: %s: unknown player '%s' (choose from:", name,
+            shown_text(v, shown));
     for (size_t k = 0; k < PLAYER_KIND_COUNT; k++)
         fprintf(stderr, " %s", player_kinds[k].name);
     fprintf(stderr, ")\n");
@@ -270,7 +274,9 @@ static int preset_option(int argc, char **argv, int *i,
             *out = &presets[k];
             return 1;
         }
-    fprintf(stderr, "ttt: --game: unknown game '%s' (choose from:", v);
+    char shown[SHOWN_CAP];
+    fprintf(stderr, "ttt: --game: unknown game '%s' (choose from:",
+            shown_text(v, shown));
     for (size_t k = 0; k < PRESET_COUNT; k++)
         fprintf(stderr, " %s", presets[k].name);
     fprintf(stderr, ")\n");
@@ -385,8 +391,10 @@ int parse_options(const char *cmd, unsigned allowed, int argc,
             m = option_value(argc, argv, &i, "--record", &o->record_dir);
         if (m == 0 && (allowed & OPT_SAVE))
             m = option_value(argc, argv, &i, "--save", &o->save_path);
-        if (m == 0)
-            fprintf(stderr, "ttt: %s: unknown option '%s'\n", cmd, arg);
+        if (m == 0) {
+            char shown[SHOWN_CAP];
+            fprintf(stderr, "ttt: %s: unknown option '%s'\n", cmd, shown_text(arg, shown));
+        }
         if (m <= 0)
             return -1;
     }
