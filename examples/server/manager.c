@@ -254,7 +254,11 @@ struct reply game_create(struct manager *mgr, json_t *req)
         if (k == SEAT_HUMAN)
             random_hex(g.token[s], TOKEN_LEN);
     }
-    random_hex(g.id, 16);
+    /* The store keeps no index of ids: a new id is checked against the
+     * held games here (64 random bits: a repeat is all but impossible). */
+    do
+        random_hex(g.id, 16);
+    while (manager_find(mgr, g.id));
 
     struct game_entry *entry;
     if ((rc = entry_new(&g, &entry)) != TTT_OK)
@@ -289,7 +293,7 @@ struct load_counts {
     long games, events;
 };
 
-static int load_game(void *user, const struct store_game *g, long long finish_order)
+static int load_game(void *user, const struct store_game *g)
 {
     struct load_counts *counts = user;
     struct game_entry *entry;
@@ -298,14 +302,15 @@ static int load_game(void *user, const struct store_game *g, long long finish_or
                 counts->mgr->limits.max_games);
         return -1;
     }
+    if (manager_find(counts->mgr, g->id)) {
+        fprintf(stderr, "ttt-server: game %s is stored twice; the first is kept\n", g->id);
+        return 0;
+    }
     int rc = entry_new(g, &entry);
     if (rc != TTT_OK) {
         fprintf(stderr, "ttt-server: game %s cannot be rebuilt: %s\n", g->id, ttt_strerror(rc));
         return 0;
     }
-    entry->finish_order = finish_order;
-    if (finish_order >= atomic_load(&counts->mgr->finish_counter))
-        atomic_store(&counts->mgr->finish_counter, finish_order + 1);
     insert(counts->mgr, entry);
     atomic_fetch_add(&counts->mgr->games, 1);
     counts->games++;
@@ -316,8 +321,13 @@ static int load_event(void *user, const char *game_id, const struct store_event 
 {
     struct load_counts *counts = user;
     struct game_entry *entry = manager_find(counts->mgr, game_id);
-    if (!entry || ev->seq != entry->events)
+    if (!entry)
         return 0;
+    if (ev->seq != entry->events) {
+        fprintf(stderr, "ttt-server: game %s: stored event %d is not the next (%d); skipped\n",
+                game_id, ev->seq, entry->events);
+        return 0;
+    }
     int width = ttt_width(entry->game), rc;
     if (ev->kind == STORE_MOVE)
         rc = ttt_play(entry->game, ev->mark, ev->cell / width, ev->cell % width, NULL);
@@ -331,6 +341,11 @@ static int load_event(void *user, const char *game_id, const struct store_event 
         return 0;
     }
     entry->events++;
+    if (ev->finish_order > 0) {
+        entry->finish_order = ev->finish_order;
+        if (ev->finish_order >= atomic_load(&counts->mgr->finish_counter))
+            atomic_store(&counts->mgr->finish_counter, ev->finish_order + 1);
+    }
     atomic_fetch_add(&counts->mgr->moves_acked, ev->kind == STORE_MOVE ? 1u : 0u);
     counts->events++;
     return 0;

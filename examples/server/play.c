@@ -50,9 +50,10 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
     int rc = ttt_play_at(entry->game, ply, mark, row, col, NULL);
     if (rc != TTT_OK || ply != before)
         return rc; /* rejected, or a retry of a move already stored */
-    struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col};
     long long order = finish_order_if_over(mgr, entry);
-    if (store_add_event(mgr->store, entry->id, &ev, order) != 0) {
+    struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col,
+                             order};
+    if (store_add_event(mgr->store, entry->id, &ev) != 0) {
         ttt_undo(entry->game);
         return 1;
     }
@@ -205,9 +206,10 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
     }
     if (rc != TTT_OK)
         return ttt_error_reply(409, rc, "%s", ttt_strerror(rc));
-    struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1};
     long long order = finish_order_if_over(mgr, entry);
-    if (store_add_event(mgr->store, entry->id, &ev, order) != 0) {
+    struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1,
+                             order};
+    if (store_add_event(mgr->store, entry->id, &ev) != 0) {
         ttt_undo(entry->game);
         return error_reply(503, "store_failed", 503, "the store failed; retry");
     }
