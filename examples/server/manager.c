@@ -276,16 +276,23 @@ struct reply game_create(struct manager *mgr, json_t *req)
     }
     insert(mgr, entry);
 
-    json_t *tokens = json_object();
+    struct text t = {0};
+    text_str(&t, "{\"id\":\"");
+    text_str(&t, g.id);
+    text_str(&t, "\",\"tokens\":{");
     for (int s = 0; s < 2; s++)
-        if (g.token[s][0])
-            json_object_set_new(tokens, s == 0 ? "x" : "o", json_string(g.token[s]));
+        if (g.token[s][0]) {
+            text_str(&t, s == 0 ? "\"x\":\"" : g.token[0][0] ? ",\"o\":\"" : "\"o\":\"");
+            text_str(&t, g.token[s]);
+            text_str(&t, "\"");
+        }
+    text_str(&t, "},\"game\":");
     pthread_mutex_lock(&entry->lock);
-    json_t *state = state_json(entry, entry->game);
+    state_text(&t, entry, entry->game);
     pthread_mutex_unlock(&entry->lock);
+    text_str(&t, "}");
     bot_enqueue(mgr, entry);
-    return (struct reply){201, json_pack("{s:s, s:o, s:o}", "id", g.id, "tokens", tokens,
-                                         "game", state)};
+    return text_reply(201, &t);
 }
 
 struct load_counts {
@@ -597,7 +604,7 @@ struct reply players_view(struct manager *mgr)
             "draws", rows[i].draws));
     free(rows);
     return (struct reply){200, json_pack("{s:o, s:i, s:i}", "players", list, "k_factor",
-                                         (int)ELO_K, "initial", 1500)};
+                                         (int)ELO_K, "initial", 1500), NULL};
 }
 
 struct reply health_view(struct manager *mgr)
@@ -609,5 +616,5 @@ struct reply health_view(struct manager *mgr)
         "status", "ok", "games", (json_int_t)atomic_load(&mgr->games),
         "moves_acknowledged", (json_int_t)atomic_load(&mgr->moves_acked),
         "store", "commits", (json_int_t)commits, "mean_commit_ms", mean_us / 1000.0,
-        "last_commit_ms", last_us / 1000.0, "version", ttt_version_string())};
+        "last_commit_ms", last_us / 1000.0, "version", ttt_version_string()), NULL};
 }
