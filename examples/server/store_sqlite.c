@@ -37,7 +37,8 @@ struct store {
  * server holds every game in memory, so it never looks a row up; a commit
  * appends rows at the end of each table (a few pages) instead of touching a
  * page of an index for every game it changes. The event that ends a game
- * carries its finish order, so a row is never updated. */
+ * carries its finish order, so a row is never updated (nor deleted: a new
+ * rowid is the largest plus one, so rowid order is commit order). */
 static const char *const schema_v2 =
     "CREATE TABLE games ("
     " id TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,"
