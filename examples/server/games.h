@@ -35,10 +35,13 @@ struct game_entry {
     struct game_entry *bot_next;
 };
 
-/* A reply: an HTTP status and a JSON body (owned). */
+/* A reply: an HTTP status and a JSON body (owned), either as jansson
+ * values or, on the routes a game is played through, as text written
+ * straight into one buffer (owned, NUL-terminated; it wins if both). */
 struct reply {
     int http;
     json_t *body;
+    char *text;
 };
 
 struct manager;

@@ -33,7 +33,7 @@ static enum MHD_Result send_text(struct MHD_Connection *conn, int http, char *te
 
 static enum MHD_Result send_reply(struct MHD_Connection *conn, struct reply r)
 {
-    char *text = r.body ? json_dumps(r.body, JSON_COMPACT) : NULL;
+    char *text = r.text ? r.text : r.body ? json_dumps(r.body, JSON_COMPACT) : NULL;
     json_decref(r.body);
     if (!text)
         return MHD_NO;

@@ -241,7 +241,7 @@ int main(int argc, char **argv)
     }
 
     struct MHD_Daemon *daemon = MHD_start_daemon(
-        MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | ipv6, 0, NULL, NULL,
+        MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_THREAD_PER_CONNECTION | ipv6, 0, NULL, NULL,
         http_handle, &srv,
         MHD_OPTION_SOCK_ADDR, &addr.sa,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)max_header,

@@ -254,7 +254,11 @@ struct reply game_create(struct manager *mgr, json_t *req)
         if (k == SEAT_HUMAN)
             random_hex(g.token[s], TOKEN_LEN);
     }
-    random_hex(g.id, 16);
+    /* The store keeps no index of ids: a new id is checked against the
+     * held games here (64 random bits: a repeat is all but impossible). */
+    do
+        random_hex(g.id, 16);
+    while (manager_find(mgr, g.id));
 
     struct game_entry *entry;
     if ((rc = entry_new(&g, &entry)) != TTT_OK)
@@ -272,16 +276,23 @@ struct reply game_create(struct manager *mgr, json_t *req)
     }
     insert(mgr, entry);
 
-    json_t *tokens = json_object();
+    struct text t = {0};
+    text_str(&t, "{\"id\":\"");
+    text_str(&t, g.id);
+    text_str(&t, "\",\"tokens\":{");
     for (int s = 0; s < 2; s++)
-        if (g.token[s][0])
-            json_object_set_new(tokens, s == 0 ? "x" : "o", json_string(g.token[s]));
+        if (g.token[s][0]) {
+            text_str(&t, s == 0 ? "\"x\":\"" : g.token[0][0] ? ",\"o\":\"" : "\"o\":\"");
+            text_str(&t, g.token[s]);
+            text_str(&t, "\"");
+        }
+    text_str(&t, "},\"game\":");
     pthread_mutex_lock(&entry->lock);
-    json_t *state = state_json(entry, entry->game);
+    state_text(&t, entry, entry->game);
     pthread_mutex_unlock(&entry->lock);
+    text_str(&t, "}");
     bot_enqueue(mgr, entry);
-    return (struct reply){201, json_pack("{s:s, s:o, s:o}", "id", g.id, "tokens", tokens,
-                                         "game", state)};
+    return text_reply(201, &t);
 }
 
 struct load_counts {
@@ -289,7 +300,7 @@ struct load_counts {
     long games, events;
 };
 
-static int load_game(void *user, const struct store_game *g, long long finish_order)
+static int load_game(void *user, const struct store_game *g)
 {
     struct load_counts *counts = user;
     struct game_entry *entry;
@@ -298,14 +309,15 @@ static int load_game(void *user, const struct store_game *g, long long finish_or
                 counts->mgr->limits.max_games);
         return -1;
     }
+    if (manager_find(counts->mgr, g->id)) {
+        fprintf(stderr, "ttt-server: game %s is stored twice; the first is kept\n", g->id);
+        return 0;
+    }
     int rc = entry_new(g, &entry);
     if (rc != TTT_OK) {
         fprintf(stderr, "ttt-server: game %s cannot be rebuilt: %s\n", g->id, ttt_strerror(rc));
         return 0;
     }
-    entry->finish_order = finish_order;
-    if (finish_order >= atomic_load(&counts->mgr->finish_counter))
-        atomic_store(&counts->mgr->finish_counter, finish_order + 1);
     insert(counts->mgr, entry);
     atomic_fetch_add(&counts->mgr->games, 1);
     counts->games++;
@@ -316,8 +328,13 @@ static int load_event(void *user, const char *game_id, const struct store_event 
 {
     struct load_counts *counts = user;
     struct game_entry *entry = manager_find(counts->mgr, game_id);
-    if (!entry || ev->seq != entry->events)
+    if (!entry)
         return 0;
+    if (ev->seq != entry->events) {
+        fprintf(stderr, "ttt-server: game %s: stored event %d is not the next (%d); skipped\n",
+                game_id, ev->seq, entry->events);
+        return 0;
+    }
     int width = ttt_width(entry->game), rc;
     if (ev->kind == STORE_MOVE)
         rc = ttt_play(entry->game, ev->mark, ev->cell / width, ev->cell % width, NULL);
@@ -331,6 +348,11 @@ static int load_event(void *user, const char *game_id, const struct store_event 
         return 0;
     }
     entry->events++;
+    if (ev->finish_order > 0) {
+        entry->finish_order = ev->finish_order;
+        if (ev->finish_order >= atomic_load(&counts->mgr->finish_counter))
+            atomic_store(&counts->mgr->finish_counter, ev->finish_order + 1);
+    }
     atomic_fetch_add(&counts->mgr->moves_acked, ev->kind == STORE_MOVE ? 1u : 0u);
     counts->events++;
     return 0;
@@ -582,7 +604,7 @@ struct reply players_view(struct manager *mgr)
             "draws", rows[i].draws));
     free(rows);
     return (struct reply){200, json_pack("{s:o, s:i, s:i}", "players", list, "k_factor",
-                                         (int)ELO_K, "initial", 1500)};
+                                         (int)ELO_K, "initial", 1500), NULL};
 }
 
 struct reply health_view(struct manager *mgr)
@@ -594,5 +616,5 @@ struct reply health_view(struct manager *mgr)
         "status", "ok", "games", (json_int_t)atomic_load(&mgr->games),
         "moves_acknowledged", (json_int_t)atomic_load(&mgr->moves_acked),
         "store", "commits", (json_int_t)commits, "mean_commit_ms", mean_us / 1000.0,
-        "last_commit_ms", last_us / 1000.0, "version", ttt_version_string())};
+        "last_commit_ms", last_us / 1000.0, "version", ttt_version_string()), NULL};
 }

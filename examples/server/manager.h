@@ -32,7 +32,25 @@ const char *ending_name(int ending);
 const char *kind_name(int kind);
 int kind_from_name(const char *name);
 json_t *cell_json(int row, int col);
-json_t *state_json(const struct game_entry *entry, const ttt_game *game);
+/* JSON text written into a growing buffer; after a failed allocation
+ * every call is a no-op and failed is set. */
+struct text {
+    char *data;
+    size_t len, cap;
+    int failed;
+};
+void text_add(struct text *t, const char *s, size_t len);
+void text_str(struct text *t, const char *s);        /* raw, as it is */
+void text_int(struct text *t, long long v);
+void text_string(struct text *t, const char *s, size_t len); /* a JSON string */
+void text_cell(struct text *t, int row, int col);          /* "b2" */
+void text_mark(struct text *t, int mark);                  /* "x", "o" or null */
+/* Writes the state of game (entry's, or a copy of it at an earlier ply) as
+ * the API shows it: an object left open, so the caller may add members. */
+void state_text(struct text *t, const struct game_entry *entry, const ttt_game *game);
+/* Closes the object state_text opened and makes the reply (503 if memory
+ * ran out); the text is the reply's now. */
+struct reply text_reply(int http, struct text *t);
 char *record_of(const ttt_game *game);
 
 /* play.c: applies and commits one move with entry->lock held; the libttt

@@ -50,9 +50,10 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
     int rc = ttt_play_at(entry->game, ply, mark, row, col, NULL);
     if (rc != TTT_OK || ply != before)
         return rc; /* rejected, or a retry of a move already stored */
-    struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col};
     long long order = finish_order_if_over(mgr, entry);
-    if (store_add_event(mgr->store, entry->id, &ev, order) != 0) {
+    struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col,
+                             order};
+    if (store_add_event(mgr->store, entry->id, &ev) != 0) {
         ttt_undo(entry->game);
         return 1;
     }
@@ -82,12 +83,27 @@ static struct reply move_reply(struct game_entry *entry, int ply)
     }
     int mark, row, col;
     ttt_move_at(game, ply, &mark, &row, &col);
-    json_t *state = state_json(entry, game);
-    json_object_set_new(state, "move", json_pack("{s:i, s:o, s:o}", "ply", ply,
-                                                 "cell", cell_json(row, col),
-                                                 "mark", mark_json(mark)));
+    struct text t = {0};
+    state_text(&t, entry, game);
+    text_str(&t, ",\"move\":{\"ply\":");
+    text_int(&t, ply);
+    text_str(&t, ",\"cell\":");
+    text_cell(&t, row, col);
+    text_str(&t, ",\"mark\":");
+    text_mark(&t, mark);
+    text_str(&t, "}");
     ttt_game_free(copy);
-    return (struct reply){200, state};
+    return text_reply(200, &t);
+}
+
+/* The state of entry's game, with extra members (a JSON text that starts
+ * with a comma, or ""). */
+static struct reply state_reply(const struct game_entry *entry, const char *extra)
+{
+    struct text t = {0};
+    state_text(&t, entry, entry->game);
+    text_str(&t, extra);
+    return text_reply(200, &t);
 }
 
 static struct reply stale_reply(struct game_entry *entry, int ply)
@@ -190,7 +206,7 @@ struct reply game_move(struct manager *mgr, struct game_entry *entry, int mark, 
 }
 
 static struct reply ending_locked(struct manager *mgr, struct game_entry *entry, int mark,
-                                  int kind)
+                                  int kind, const char *extra)
 {
     int rc = kind == STORE_RESIGN ? ttt_resign(entry->game, mark, NULL)
                                   : ttt_agree_draw(entry->game, NULL);
@@ -201,24 +217,25 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
         int resigned = state == TTT_O_WON ? TTT_X : TTT_X_WON == state ? TTT_O : 0;
         if ((kind == STORE_RESIGN && ending == TTT_END_RESIGN && resigned == mark) ||
             (kind == STORE_DRAW && ending == TTT_END_AGREED))
-            return (struct reply){200, state_json(entry, entry->game)};
+            return state_reply(entry, extra);
     }
     if (rc != TTT_OK)
         return ttt_error_reply(409, rc, "%s", ttt_strerror(rc));
-    struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1};
     long long order = finish_order_if_over(mgr, entry);
-    if (store_add_event(mgr->store, entry->id, &ev, order) != 0) {
+    struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1,
+                             order};
+    if (store_add_event(mgr->store, entry->id, &ev) != 0) {
         ttt_undo(entry->game);
         return error_reply(503, "store_failed", 503, "the store failed; retry");
     }
     changed(mgr, entry, order);
-    return (struct reply){200, state_json(entry, entry->game)};
+    return state_reply(entry, extra);
 }
 
 struct reply game_resign(struct manager *mgr, struct game_entry *entry, int mark)
 {
     pthread_mutex_lock(&entry->lock);
-    struct reply r = ending_locked(mgr, entry, mark, STORE_RESIGN);
+    struct reply r = ending_locked(mgr, entry, mark, STORE_RESIGN, "");
     pthread_mutex_unlock(&entry->lock);
     return r;
 }
@@ -230,18 +247,15 @@ struct reply game_draw(struct manager *mgr, struct game_entry *entry, int mark)
     if (ttt_state(entry->game) != TTT_IN_PROGRESS && ttt_ending(entry->game) != TTT_END_AGREED) {
         r = ttt_error_reply(409, TTT_E_GAME_OVER, "%s", ttt_strerror(TTT_E_GAME_OVER));
     } else if (entry->draw_offer == -mark || ttt_ending(entry->game) == TTT_END_AGREED) {
-        r = ending_locked(mgr, entry, mark, STORE_DRAW);
-        if (r.http == 200)
-            json_object_set_new(r.body, "draw", json_string("agreed"));
+        r = ending_locked(mgr, entry, mark, STORE_DRAW, ",\"draw\":\"agreed\"");
     } else {
         /* An offer stands until either side moves; it is not stored, so a
          * restart withdraws it. */
         entry->draw_offer = (signed char)mark;
         entry->offer_version++;
         pthread_cond_broadcast(&entry->changed);
-        r = (struct reply){200, state_json(entry, entry->game)};
-        json_object_set_new(r.body, "draw", json_string("offered"));
-        json_object_set_new(r.body, "draw_offer", mark_json(mark));
+        r = state_reply(entry, mark == TTT_X ? ",\"draw\":\"offered\",\"draw_offer\":\"x\""
+                                             : ",\"draw\":\"offered\",\"draw_offer\":\"o\"");
     }
     pthread_mutex_unlock(&entry->lock);
     return r;
@@ -251,10 +265,11 @@ struct reply game_view(struct manager *mgr, struct game_entry *entry)
 {
     (void)mgr;
     pthread_mutex_lock(&entry->lock);
-    json_t *state = state_json(entry, entry->game);
-    json_object_set_new(state, "draw_offer", mark_json(entry->draw_offer));
+    struct reply r = state_reply(entry, entry->draw_offer == TTT_X ? ",\"draw_offer\":\"x\""
+                                      : entry->draw_offer == TTT_O ? ",\"draw_offer\":\"o\""
+                                      : ",\"draw_offer\":null");
     pthread_mutex_unlock(&entry->lock);
-    return (struct reply){200, state};
+    return r;
 }
 
 char *game_record(struct game_entry *entry)

@@ -17,13 +17,16 @@ struct store_game {
 };
 
 /* One entry of a game's log: a move (cell = row * width + col) or an ending
- * that is not a move (resign by mark, agreed draw). seq orders the log. */
+ * that is not a move (resign by mark, agreed draw). seq orders the log. The
+ * entry that ends the game carries finish_order > 0, the order in which
+ * games finished (the ratings replay them in it); 0 on every other entry. */
 enum store_event_kind { STORE_MOVE = 0, STORE_RESIGN = 1, STORE_DRAW = 2 };
 struct store_event {
     int seq;
     int kind;
     int mark; /* 1 = x, -1 = o; 0 for an agreed draw */
     int cell;
+    long long finish_order;
 };
 
 struct store;
@@ -37,15 +40,16 @@ void store_close(struct store *store);
 
 /* Each call returns only once its rows are committed (0), or fails (-1)
  * having stored nothing. Calls from many threads are grouped into one
- * transaction. finish_order > 0 marks the game finished in that order. */
+ * transaction. The store does not check ids or the order of a log: the
+ * caller adds a game once, and each game's events in order. */
 int store_add_game(struct store *store, const struct store_game *game);
 int store_add_event(struct store *store, const char *game_id,
-                    const struct store_event *event, long long finish_order);
+                    const struct store_event *event);
 
-/* Calls on_game for every stored game, then on_event for each of its
- * events in order. Returns 0, or -1 if reading failed or a callback did. */
-typedef int (*store_game_fn)(void *user, const struct store_game *game,
-                             long long finish_order);
+/* Calls on_game for every stored game, then on_event for every event, in
+ * the order they were committed (so each game's events in order). Returns
+ * 0, or -1 if reading failed or a callback did. */
+typedef int (*store_game_fn)(void *user, const struct store_game *game);
 typedef int (*store_event_fn)(void *user, const char *game_id,
                               const struct store_event *event);
 int store_load(struct store *store, store_game_fn on_game,

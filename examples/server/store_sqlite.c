@@ -9,14 +9,13 @@
 #include <string.h>
 #include <time.h>
 
-#define SCHEMA_VERSION 1
+#define SCHEMA_VERSION 2
 
 /* One write waiting for the writer thread; the caller sleeps on done. */
 struct pending {
     const struct store_game *game;   /* a game to add, or */
     const char *game_id;             /* an event of this game */
     const struct store_event *event;
-    long long finish_order;
     int result;
     sem_t done;                      /* posted by the writer once committed */
     struct pending *next;
@@ -24,7 +23,7 @@ struct pending {
 
 struct store {
     sqlite3 *db;
-    sqlite3_stmt *insert_game, *insert_event, *finish_game;
+    sqlite3_stmt *insert_game, *insert_event;
     pthread_t writer;
     pthread_mutex_t lock;
     pthread_cond_t wake_writer;
@@ -34,20 +33,42 @@ struct store {
     double total_us, last_us;
 };
 
-static const char *const schema_v1 =
-    "CREATE TABLE IF NOT EXISTS games ("
-    " id TEXT PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,"
+/* Version 2: both tables are logs in commit order, with no index. The
+ * server holds every game in memory, so it never looks a row up; a commit
+ * appends rows at the end of each table (a few pages) instead of touching a
+ * page of an index for every game it changes. The event that ends a game
+ * carries its finish order, so a row is never updated (nor deleted: a new
+ * rowid is the largest plus one, so rowid order is commit order). */
+static const char *const schema_v2 =
+    "CREATE TABLE games ("
+    " id TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,"
     " k INTEGER NOT NULL, gravity INTEGER NOT NULL, misere INTEGER NOT NULL,"
     " early_draw INTEGER NOT NULL, ply_limit INTEGER NOT NULL,"
     " rated INTEGER NOT NULL, x_kind TEXT NOT NULL, o_kind TEXT NOT NULL,"
     " x_budget INTEGER NOT NULL, o_budget INTEGER NOT NULL,"
     " x_name TEXT NOT NULL, o_name TEXT NOT NULL,"
-    " x_token TEXT NOT NULL, o_token TEXT NOT NULL,"
-    " finish_order INTEGER NOT NULL DEFAULT 0);"
-    "CREATE TABLE IF NOT EXISTS moves ("
-    " game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,"
+    " x_token TEXT NOT NULL, o_token TEXT NOT NULL);"
+    "CREATE TABLE moves ("
+    " game_id TEXT NOT NULL, seq INTEGER NOT NULL,"
     " kind INTEGER NOT NULL, mark INTEGER NOT NULL, cell INTEGER NOT NULL,"
-    " PRIMARY KEY (game_id, seq)) WITHOUT ROWID;";
+    " finish_order INTEGER NOT NULL DEFAULT 0);";
+
+/* Version 1 kept games by primary key, moves by (game_id, seq) and the
+ * finish order in games: its rows are copied into version 2's tables, each
+ * game's log in order, the finish order onto the log's last entry. */
+static const char *const set_v1_aside =
+    "ALTER TABLE games RENAME TO games_v1;"
+    "ALTER TABLE moves RENAME TO moves_v1;";
+static const char *const copy_v1 =
+    "INSERT INTO games SELECT id, width, height, k, gravity, misere, early_draw,"
+    " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name,"
+    " x_token, o_token FROM games_v1 ORDER BY rowid;"
+    "INSERT INTO moves SELECT m.game_id, m.seq, m.kind, m.mark, m.cell,"
+    " CASE WHEN m.seq = (SELECT max(seq) FROM moves_v1 WHERE game_id = m.game_id)"
+    " THEN g.finish_order ELSE 0 END"
+    " FROM moves_v1 m JOIN games_v1 g ON g.id = m.game_id ORDER BY m.game_id, m.seq;"
+    "DROP TABLE moves_v1;"
+    "DROP TABLE games_v1;";
 
 static double now_us(void)
 {
@@ -85,22 +106,11 @@ static int run_one(struct store *store, const struct pending *p)
     sqlite3_bind_int(st, 3, p->event->kind);
     sqlite3_bind_int(st, 4, p->event->mark);
     sqlite3_bind_int(st, 5, p->event->cell);
+    sqlite3_bind_int64(st, 6, p->event->finish_order);
     rc = sqlite3_step(st);
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
-    if (rc != SQLITE_DONE)
-        return -1;
-    if (p->finish_order > 0) {
-        st = store->finish_game;
-        sqlite3_bind_int64(st, 1, p->finish_order);
-        sqlite3_bind_text(st, 2, p->game_id, -1, SQLITE_STATIC);
-        rc = sqlite3_step(st);
-        sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
-        if (rc != SQLITE_DONE)
-            return -1;
-    }
-    return 0;
+    return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* Takes every waiting write, runs them in one transaction and wakes their
@@ -173,10 +183,9 @@ int store_add_game(struct store *store, const struct store_game *game)
 }
 
 int store_add_event(struct store *store, const char *game_id,
-                    const struct store_event *event, long long finish_order)
+                    const struct store_event *event)
 {
-    struct pending p = {.game_id = game_id, .event = event,
-                        .finish_order = finish_order};
+    struct pending p = {.game_id = game_id, .event = event};
     return submit(store, &p);
 }
 
@@ -194,16 +203,20 @@ static int migrate(sqlite3 *db, char *err, size_t err_len)
                  version, SCHEMA_VERSION);
         return -1;
     }
-    if (version == 0) {
-        /* Version 0 is a new file: create the tables. Later versions add
-         * their steps here, each from the one before. */
-        if (sqlite3_exec(db, "BEGIN", NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(db, schema_v1, NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL) != SQLITE_OK ||
-            sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-            snprintf(err, err_len, "creating the schema: %s", sqlite3_errmsg(db));
-            return -1;
-        }
+    if (version == SCHEMA_VERSION)
+        return 0;
+    /* Version 0 is a new file: create the tables; version 1 is migrated.
+     * Later versions add their steps here, each from the one before. */
+    const char *steps[] = {"BEGIN", version == 1 ? set_v1_aside : "", schema_v2,
+                           version == 1 ? copy_v1 : "", "PRAGMA user_version = 2", "COMMIT"};
+    int ok = 1;
+    for (size_t i = 0; ok && i < sizeof steps / sizeof steps[0]; i++)
+        ok = sqlite3_exec(db, steps[i], NULL, NULL, NULL) == SQLITE_OK;
+    if (!ok) {
+        snprintf(err, err_len, "%s the schema: %s", version == 0 ? "creating" : "migrating",
+                 sqlite3_errmsg(db));
+        sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+        return -1;
     }
     return 0;
 }
@@ -238,11 +251,8 @@ struct store *store_open(const char *path, int synchronous_full, char *err,
             " x_token, o_token) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             -1, &store->insert_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(store->db,
-            "INSERT INTO moves (game_id, seq, kind, mark, cell) VALUES (?,?,?,?,?)",
-            -1, &store->insert_event, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(store->db,
-            "UPDATE games SET finish_order = ? WHERE id = ?",
-            -1, &store->finish_game, NULL) != SQLITE_OK) {
+            "INSERT INTO moves (game_id, seq, kind, mark, cell, finish_order)"
+            " VALUES (?,?,?,?,?,?)", -1, &store->insert_event, NULL) != SQLITE_OK) {
         snprintf(err, err_len, "preparing statements: %s", sqlite3_errmsg(store->db));
         goto fail;
     }
@@ -256,7 +266,6 @@ struct store *store_open(const char *path, int synchronous_full, char *err,
 fail:
     sqlite3_finalize(store->insert_game);
     sqlite3_finalize(store->insert_event);
-    sqlite3_finalize(store->finish_game);
     sqlite3_close(store->db);
     free(store);
     return NULL;
@@ -273,7 +282,6 @@ void store_close(struct store *store)
     pthread_join(store->writer, NULL);
     sqlite3_finalize(store->insert_game);
     sqlite3_finalize(store->insert_event);
-    sqlite3_finalize(store->finish_game);
     sqlite3_close(store->db);
     pthread_mutex_destroy(&store->lock);
     pthread_cond_destroy(&store->wake_writer);
@@ -293,7 +301,7 @@ int store_load(struct store *store, store_game_fn on_game,
     if (sqlite3_prepare_v2(store->db,
             "SELECT id, width, height, k, gravity, misere, early_draw, ply_limit,"
             " rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token,"
-            " o_token, finish_order FROM games ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+            " o_token FROM games ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
         return -1;
     int rc;
     while (result == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -310,19 +318,20 @@ int store_load(struct store *store, store_game_fn on_game,
             copy_text(g.name[s], sizeof g.name[s], sqlite3_column_text(st, 13 + s));
             copy_text(g.token[s], sizeof g.token[s], sqlite3_column_text(st, 15 + s));
         }
-        result = on_game(user, &g, sqlite3_column_int64(st, 17));
+        result = on_game(user, &g);
     }
     sqlite3_finalize(st);
     if (result != 0)
         return -1;
     if (sqlite3_prepare_v2(store->db,
-            "SELECT game_id, seq, kind, mark, cell FROM moves ORDER BY game_id, seq",
+            "SELECT game_id, seq, kind, mark, cell, finish_order FROM moves ORDER BY rowid",
             -1, &st, NULL) != SQLITE_OK)
         return -1;
     while (result == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct store_event e = {
             .seq = sqlite3_column_int(st, 1), .kind = sqlite3_column_int(st, 2),
-            .mark = sqlite3_column_int(st, 3), .cell = sqlite3_column_int(st, 4)};
+            .mark = sqlite3_column_int(st, 3), .cell = sqlite3_column_int(st, 4),
+            .finish_order = sqlite3_column_int64(st, 5)};
         result = on_event(user, (const char *)sqlite3_column_text(st, 0), &e);
     }
     sqlite3_finalize(st);

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "games.h"
+#include "manager.h"
 
 /* libttt has ttt_strerror for messages but no call for a status's name, so
  * the names of ttt.h's codes are listed here (TTT_OK .. TTT_E_COLUMN_FULL). */
@@ -31,7 +31,7 @@ static struct reply vreply(int http, const char *status, int code, const char *f
     vsnprintf(message, sizeof message, fmt, ap);
     json_t *body = json_pack("{s:s, s:s, s:i}", "error", message, "status", status,
                              "code", code);
-    return (struct reply){http, body};
+    return (struct reply){http, body, NULL};
 }
 
 struct reply error_reply(int http, const char *status, int code, const char *fmt, ...)
@@ -117,84 +117,224 @@ char *record_of(const ttt_game *game)
     return text;
 }
 
-/* The state of game (entry's, or a copy of it at an earlier ply) as the
- * API shows it. */
-json_t *state_json(const struct game_entry *entry, const ttt_game *game)
+static void text_reserve(struct text *t, size_t more)
+{
+    if (t->failed || t->len + more < t->cap)
+        return;
+    size_t cap = t->cap ? t->cap : 1024;
+    while (cap <= t->len + more)
+        cap *= 2;
+    char *grown = realloc(t->data, cap);
+    if (!grown) {
+        t->failed = 1;
+        return;
+    }
+    t->data = grown;
+    t->cap = cap;
+}
+
+void text_add(struct text *t, const char *s, size_t len)
+{
+    text_reserve(t, len);
+    if (t->failed)
+        return;
+    memcpy(t->data + t->len, s, len);
+    t->len += len;
+    t->data[t->len] = '\0';
+}
+
+void text_str(struct text *t, const char *s)
+{
+    text_add(t, s, strlen(s));
+}
+
+void text_int(struct text *t, long long v)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%lld", v);
+    text_add(t, digits, (size_t)n);
+}
+
+/* Escaped as jansson writes a string: quote, backslash and control
+ * characters; UTF-8 (checked by libttt for names) passes as it is. */
+void text_string(struct text *t, const char *s, size_t len)
+{
+    static const char hex[] = "0123456789abcdef";
+    text_reserve(t, len + 2);
+    text_add(t, "\"", 1);
+    size_t plain = 0;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\')
+            continue;
+        text_add(t, s + plain, i - plain);
+        plain = i + 1;
+        char esc[7] = {'\\', (char)c, 0};
+        size_t n = 2;
+        switch (c) {
+        case '"': case '\\': break;
+        case '\b': esc[1] = 'b'; break;
+        case '\f': esc[1] = 'f'; break;
+        case '\n': esc[1] = 'n'; break;
+        case '\r': esc[1] = 'r'; break;
+        case '\t': esc[1] = 't'; break;
+        default:
+            memcpy(esc + 1, "u00", 3);
+            esc[4] = hex[c >> 4];
+            esc[5] = hex[c & 15];
+            n = 6;
+        }
+        text_add(t, esc, n);
+    }
+    text_add(t, s + plain, len - plain);
+    text_add(t, "\"", 1);
+}
+
+void text_cell(struct text *t, int row, int col)
+{
+    char name[16];
+    size_t len;
+    if (ttt_cell_name(row, col, name, sizeof name, &len) != TTT_OK)
+        text_str(t, "null");
+    else
+        text_string(t, name, len);
+}
+
+void text_mark(struct text *t, int mark)
+{
+    text_str(t, mark == TTT_X ? "\"x\"" : mark == TTT_O ? "\"o\"" : "null");
+}
+
+static void text_bool(struct text *t, int v)
+{
+    text_str(t, v ? "true" : "false");
+}
+
+void state_text(struct text *t, const struct game_entry *entry, const ttt_game *game)
 {
     int width = ttt_width(game), height = ttt_height(game), ply = ttt_ply(game);
-    int rule, misere = 0, early = 0, limit = 0, gravity = 0;
+    int misere = 0, early = 0, limit = 0, gravity = 0;
     ttt_game_get_rule(game, TTT_RULE_MISERE, &misere);
     ttt_game_get_rule(game, TTT_RULE_EARLY_DRAW, &early);
     ttt_game_get_rule(game, TTT_RULE_PLY_LIMIT, &limit);
     ttt_game_get_rule(game, TTT_RULE_GRAVITY, &gravity);
-    (void)rule;
 
-    json_t *board = json_array();
-    int8_t *cells = malloc((size_t)width * (size_t)height);
-    size_t len = 0;
-    if (cells && ttt_board(game, cells, (size_t)width * (size_t)height, &len) == TTT_OK) {
-        char *line = malloc((size_t)width + 1);
-        for (int r = 0; line && r < height; r++) {
-            for (int c = 0; c < width; c++) {
-                int8_t m = cells[r * width + c];
-                line[c] = m == TTT_X ? 'x' : m == TTT_O ? 'o' : '.';
-            }
-            json_array_append_new(board, json_stringn(line, (size_t)width));
-        }
-        free(line);
-    }
-    free(cells);
-
-    json_t *moves = json_array();
-    json_t *last = json_null();
-    for (int p = 0; p < ply; p++) {
-        int row, col;
-        if (ttt_move_at(game, p, NULL, &row, &col) == TTT_OK)
-            json_array_append_new(moves, cell_json(row, col));
-        if (p == ply - 1) {
-            json_decref(last);
-            last = cell_json(row, col);
-        }
-    }
-
-    json_t *legal = json_array();
-    size_t cap = (size_t)width * (size_t)height, n = 0;
-    int32_t *list = malloc(cap * sizeof *list);
-    if (list && ttt_legal_moves(game, list, cap, &n) == TTT_OK)
-        for (size_t i = 0; i < n; i++)
-            json_array_append_new(legal, cell_json(list[i] / width, list[i] % width));
-    free(list);
-
-    json_t *line = json_null();
-    int r0, c0, r1, c1;
-    if (ttt_winning_line(game, &r0, &c0, &r1, &c1) == TTT_OK) {
-        json_decref(line);
-        line = json_pack("[o,o]", cell_json(r0, c0), cell_json(r1, c1));
+    text_str(t, "{\"id\":");
+    text_string(t, entry->id, strlen(entry->id));
+    text_str(t, ",\"width\":");
+    text_int(t, width);
+    text_str(t, ",\"height\":");
+    text_int(t, height);
+    text_str(t, ",\"k\":");
+    text_int(t, ttt_win_length(game));
+    text_str(t, ",\"gravity\":");
+    text_bool(t, gravity);
+    text_str(t, ",\"rules\":{\"misere\":");
+    text_bool(t, misere);
+    text_str(t, ",\"early_draw\":");
+    text_bool(t, early);
+    text_str(t, ",\"ply_limit\":");
+    text_int(t, limit);
+    text_str(t, "},\"rated\":");
+    text_bool(t, entry->rated);
+    text_str(t, ",\"ply\":");
+    text_int(t, ply);
+    text_str(t, ",\"to_move\":");
+    text_mark(t, ttt_to_move(game));
+    text_str(t, ",\"state\":\"");
+    text_str(t, state_name(ttt_state(game)));
+    const char *ending = ending_name(ttt_ending(game));
+    text_str(t, ending ? "\",\"ending\":\"" : "\",\"ending\":null");
+    if (ending) {
+        text_str(t, ending);
+        text_str(t, "\"");
     }
 
     char names[2][TTT_NAME_MAX + 1];
-    for (int s = 0; s < 2; s++) {
-        size_t name_len;
+    size_t name_len[2];
+    for (int s = 0; s < 2; s++)
         if (ttt_game_get_name(game, s == 0 ? TTT_X : TTT_O, names[s], sizeof names[s],
-                              &name_len) != TTT_OK)
-            names[s][0] = '\0';
+                              &name_len[s]) != TTT_OK)
+            names[s][0] = '\0', name_len[s] = 0;
+    text_str(t, ",\"names\":{\"x\":");
+    text_string(t, names[0], name_len[0]);
+    text_str(t, ",\"o\":");
+    text_string(t, names[1], name_len[1]);
+    for (int s = 0; s < 2; s++) {
+        text_str(t, s == 0 ? "},\"players\":{\"x\":{\"name\":" : "},\"o\":{\"name\":");
+        text_string(t, names[s], name_len[s]);
+        text_str(t, ",\"kind\":\"");
+        text_str(t, kind_name(entry->kind[s]));
+        text_str(t, "\"");
     }
-    const char *ending = ending_name(ttt_ending(game));
+
+    text_str(t, "}},\"board\":[");
+    size_t cells_len = (size_t)width * (size_t)height, len = 0;
+    int8_t *cells = malloc(cells_len);
+    if (!cells || ttt_board(game, cells, cells_len, &len) != TTT_OK)
+        t->failed = 1;
+    for (int r = 0; !t->failed && r < height; r++) {
+        text_str(t, r ? ",\"" : "\"");
+        text_reserve(t, (size_t)width + 1);
+        for (int c = 0; !t->failed && c < width; c++) {
+            int8_t m = cells[r * width + c];
+            t->data[t->len++] = m == TTT_X ? 'x' : m == TTT_O ? 'o' : '.';
+        }
+        text_str(t, "\"");
+    }
+    free(cells);
+
+    text_str(t, "],\"moves\":[");
+    int last_row = -1, last_col = -1;
+    for (int p = 0; p < ply; p++) {
+        if (ttt_move_at(game, p, NULL, &last_row, &last_col) != TTT_OK)
+            t->failed = 1;
+        if (p)
+            text_str(t, ",");
+        text_cell(t, last_row, last_col);
+    }
+    text_str(t, "],\"legal\":[");
+    int32_t *list = malloc(cells_len * sizeof *list);
+    size_t n = 0;
+    if (list && ttt_legal_moves(game, list, cells_len, &n) == TTT_OK)
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                text_str(t, ",");
+            text_cell(t, list[i] / width, list[i] % width);
+        }
+    free(list);
+    text_str(t, "],\"last_move\":");
+    if (ply > 0)
+        text_cell(t, last_row, last_col);
+    else
+        text_str(t, "null");
+
+    text_str(t, ",\"winning_line\":");
+    int r0, c0, r1, c1;
+    if (ttt_winning_line(game, &r0, &c0, &r1, &c1) == TTT_OK) {
+        text_str(t, "[");
+        text_cell(t, r0, c0);
+        text_str(t, ",");
+        text_cell(t, r1, c1);
+        text_str(t, "]");
+    } else {
+        text_str(t, "null");
+    }
+    text_str(t, ",\"record\":");
     char *record = record_of(game);
-    json_t *out = json_pack(
-        "{s:s, s:i, s:i, s:i, s:b, s:{s:b, s:b, s:i}, s:b, s:i, s:o, s:s, s:o,"
-        " s:{s:s, s:s}, s:{s:{s:s, s:s}, s:{s:s, s:s}},"
-        " s:o, s:o, s:o, s:o, s:o, s:o}",
-        "id", entry->id, "width", width, "height", height, "k", ttt_win_length(game),
-        "gravity", gravity, "rules", "misere", misere, "early_draw", early,
-        "ply_limit", limit, "rated", entry->rated, "ply", ply,
-        "to_move", mark_json(ttt_to_move(game)), "state", state_name(ttt_state(game)),
-        "ending", ending ? json_string(ending) : json_null(),
-        "names", "x", names[0], "o", names[1],
-        "players", "x", "name", names[0], "kind", kind_name(entry->kind[0]),
-        "o", "name", names[1], "kind", kind_name(entry->kind[1]),
-        "board", board, "moves", moves, "legal", legal, "last_move", last,
-        "winning_line", line, "record", record ? json_string(record) : json_null());
+    if (record)
+        text_string(t, record, strlen(record));
+    else
+        text_str(t, "null");
     free(record);
-    return out;
+}
+
+struct reply text_reply(int http, struct text *t)
+{
+    text_str(t, "}");
+    if (t->failed) {
+        free(t->data);
+        return error_reply(503, "out_of_memory", 503, "out of memory");
+    }
+    return (struct reply){http, NULL, t->data};
 }

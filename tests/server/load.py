@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -87,6 +88,45 @@ async def run(args, port):
     return counts
 
 
+def cpu_seconds(pid):
+    """User plus system CPU time of a running process, from /proc."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def run_c_client(args, srv):
+    """Runs ttt-server-load, printing its lines and the server's CPU time in
+    its timed phase: on a machine whose cores the client shares with the
+    server (and with other work), moves/s alone says little."""
+    proc = subprocess.Popen(
+        [args.c_client, "--port", str(srv.port), "--games", str(args.games),
+         "--connections", str(args.connections), "--seconds", str(args.seconds),
+         "--width", str(args.width), "--height", str(args.height), "--k", str(args.k)],
+        stdout=subprocess.PIPE, text=True)
+    server_cpu, start, moves = None, None, 0
+    try:
+        for line in proc.stdout:
+            print(line, end="", flush=True)
+            if "moving for" in line:
+                server_cpu, start = cpu_seconds(srv.proc.pid), time.monotonic()
+            found = re.match(r"load: (\d+) moves acknowledged", line)
+            if found and server_cpu is not None:
+                server_cpu = cpu_seconds(srv.proc.pid) - server_cpu
+                elapsed = time.monotonic() - start
+                moves = int(found.group(1))
+                per_move = f", {server_cpu / moves * 1e6:.0f} us a move" if moves else ""
+                print(f"load: the server used {server_cpu:.1f} s of CPU "
+                      f"({server_cpu / elapsed:.2f} cores{per_move}); {os.cpu_count()} cores, "
+                      f"load average {os.getloadavg()[0]:.1f}", flush=True)
+        status = proc.wait(timeout=args.seconds + 120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return {"moves": moves, "errors": status}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--url-port", type=int, help="use a running server on 127.0.0.1:PORT")
@@ -117,12 +157,7 @@ def main():
         srv.start()
         try:
             if args.c_client:
-                done = subprocess.run(
-                    [args.c_client, "--port", str(srv.port), "--games", str(args.games),
-                     "--connections", str(args.connections), "--seconds", str(args.seconds),
-                     "--width", str(args.width), "--height", str(args.height), "--k", str(args.k)],
-                    timeout=args.seconds + 120)
-                counts = {"moves": 1, "errors": done.returncode}
+                counts = run_c_client(args, srv)
             else:
                 counts = asyncio.run(run(args, srv.port))
         finally:

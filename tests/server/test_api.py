@@ -409,3 +409,56 @@ def test_a_19x19_game_is_served_whole(client):
     assert got["board"][9][9] == "x" and got["board"][9][10] == "o"
     assert len(got["legal"]) == 361 - 4 and got["names"]["x"].startswith("\u00c9milie \u6f22\u5b57")
     assert got["record"].startswith("ttt/1 n=19 k=5 rules=classic moves=j10,k10,s19,a1 x=")
+
+
+SCHEMA_V1 = """
+CREATE TABLE games (id TEXT PRIMARY KEY, width INTEGER NOT NULL, height INTEGER NOT NULL,
+ k INTEGER NOT NULL, gravity INTEGER NOT NULL, misere INTEGER NOT NULL,
+ early_draw INTEGER NOT NULL, ply_limit INTEGER NOT NULL, rated INTEGER NOT NULL,
+ x_kind TEXT NOT NULL, o_kind TEXT NOT NULL, x_budget INTEGER NOT NULL,
+ o_budget INTEGER NOT NULL, x_name TEXT NOT NULL, o_name TEXT NOT NULL,
+ x_token TEXT NOT NULL, o_token TEXT NOT NULL, finish_order INTEGER NOT NULL DEFAULT 0);
+CREATE TABLE moves (game_id TEXT NOT NULL REFERENCES games(id), seq INTEGER NOT NULL,
+ kind INTEGER NOT NULL, mark INTEGER NOT NULL, cell INTEGER NOT NULL,
+ PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+PRAGMA user_version = 1;
+"""
+
+
+def test_a_version_1_database_is_migrated(tmp_path):
+    import sqlite3
+    db = tmp_path / "v1.db"
+    con = sqlite3.connect(db)
+    con.executescript(SCHEMA_V1)
+    # Stored first but finished second: the ratings follow the finish order.
+    # A log entry is (kind, mark, cell): kind 1 is a resignation.
+    games = [("bbbb", "Bo", "Cy", 2, [(0, 1, 4), (0, -1, 0), (1, -1, -1)]),
+             ("aaaa", "Ana", "Bo", 1, [(0, 1, 0), (0, -1, 3), (0, 1, 1), (0, -1, 4), (0, 1, 2)]),
+             ("cccc", "Di", "Ed", 0, [(0, 1, 8)])]
+    with con:
+        for gid, x, o, order, log in games:
+            con.execute("INSERT INTO games VALUES (?,3,3,3,0,0,0,0,1,'human','human',0,0,?,?,?,?,?)",
+                        (gid, x, o, "q" * 32, "p" * 32, order))
+            con.executemany("INSERT INTO moves VALUES (?,?,?,?,?)",
+                            [(gid, seq, kind, mark, cell)
+                             for seq, (kind, mark, cell) in enumerate(log)])
+    con.close()
+    srv = Server(db).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=10) as c:
+            a, b, cg = (c.get(f"/api/games/{i}").json() for i in ("aaaa", "bbbb", "cccc"))
+            assert (a["state"], a["ply"], a["ending"]) == ("x_won", 5, "line")
+            assert (b["state"], b["ply"], b["ending"]) == ("x_won", 2, "resign")
+            assert (cg["state"], cg["ply"], cg["board"]) == ("in_progress", 1, ["...", "...", "..x"])
+            rows = {p["name"]: p["rating"] for p in c.get("/api/players").json()["players"]}
+            # Ana beat Bo first (+16), then Bo beat Cy from 1484 (+16.7).
+            assert rows == {"Ana": 1516, "Bo": 1501, "Cy": 1483}
+            assert c.post("/api/games/cccc/moves", headers=auth("p" * 32),
+                          json={"ply": 1, "cell": "a1"}).status_code == 200
+        assert srv.stop() == 0
+        con = sqlite3.connect(db)
+        assert con.execute("PRAGMA user_version").fetchone() == (2,)
+        assert con.execute("SELECT count(*) FROM moves").fetchone() == (10,)
+        con.close()
+    finally:
+        srv.kill()
