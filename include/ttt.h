@@ -812,10 +812,14 @@ TTT_API int ttt_best_move(const ttt_game *game, int level,
  * A batch is `count` games of one shape and one set of rules in one block of
  * memory, stepped together by one call that takes an array of actions and
  * writes arrays of rewards, flags and statuses, as reinforcement-learning
- * environments want. Each game in it is an ordinary ttt_game (built with
- * ttt_game_init_rect in its slot of the block) moved by the same calls as
- * any game (ttt_play_next, ttt_drop, ttt_resign, ttt_game_reset,
- * ttt_best_move), so a batch plays exactly the single game's rules.
+ * environments want. It plays exactly the single game's rules: each game
+ * gives the rewards, states, boards, move histories and opponent moves an
+ * ordinary ttt_game moved by the same calls would (ttt_play_next, ttt_drop,
+ * ttt_resign, ttt_game_reset, ttt_best_move). Boards of at most 64 cells
+ * counting a spare column (height * (width + 1) <= 64: 3x3, 4x4, Connect
+ * Four's 7x6, up to 7x8) with self-play or the random opponent are kept
+ * inside the batch as bitboards, a few nanoseconds a step; other games are
+ * ttt_games moved by the game's own move path.
  *
  * Actions: without gravity an action is a cell, row * width + col, and
  * there are width * height of them; under gravity it is a column,
@@ -916,7 +920,8 @@ typedef struct ttt_batch_outputs {
  * ttt_batch_init), or 0 if the config is invalid (see ttt_batch_new) or
  * the size does not fit in size_t. About count * ttt_game_footprint_rect,
  * each rounded up to malloc's alignment, plus one more game and 9 bytes a
- * game. */
+ * game, and for bitboard games (see the section's comment) 24 + 3 * width *
+ * height bytes more a game. */
 TTT_API size_t ttt_batch_footprint(const ttt_batch_config *config,
                                    size_t count);
 
@@ -983,7 +988,8 @@ TTT_API int ttt_batch_set_moves(ttt_batch *batch, size_t index,
  * batch or actions, or outputs->size below this struct's first release;
  * then nothing changes. An illegal action is not an error of the call: it
  * is that game's status. Costs count moves (O(1) or O(win_length) each, as
- * ttt_play), plus the opponent's searches. */
+ * ttt_play; a few word operations each on bitboards), plus the opponent's
+ * searches. */
 TTT_API int ttt_batch_step(ttt_batch *batch, const int32_t *actions,
                            const ttt_batch_outputs *outputs);
 
@@ -1005,8 +1011,9 @@ TTT_API int ttt_batch_legal_mask(const ttt_batch *batch, uint8_t *mask,
 
 /* Game index of the batch, for reading (ttt_board, ttt_state,
  * ttt_legal_moves, ttt_game_save, ...) until the next call that changes
- * the batch. It must not be changed or freed. TTT_E_INVALID for a NULL
- * batch or out, TTT_E_RANGE for index >= count. */
+ * the batch. It must not be changed or freed. A bitboard game is written
+ * into its ttt_game by this call, its moves replayed (O(width * height)).
+ * TTT_E_INVALID for a NULL batch or out, TTT_E_RANGE for index >= count. */
 TTT_API int ttt_batch_game(const ttt_batch *batch, size_t index,
                            const ttt_game **out);
 

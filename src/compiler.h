@@ -1,4 +1,4 @@
-/* compiler.h - the library's compiler shims (branch hints, noinline, prefetch, register barrier), each written once with a plain C11 fallback, and the debug-build check TTT_ASSERT. */
+/* compiler.h - the library's compiler shims (branch hints, noinline, always-inline, prefetch, register barrier), each written once with a plain C11 fallback, and the debug-build check TTT_ASSERT. */
 #ifndef TTT_COMPILER_H
 #define TTT_COMPILER_H
 
@@ -8,6 +8,9 @@
 /* Keeps a rarely taken helper out of its caller, so the caller's loop keeps
  * its values in registers. */
 #define TTT__OUT_OF_LINE __attribute__((noinline))
+/* Inlines a function into every caller, so that a caller passing a
+ * constant gets a copy specialised for it. */
+#define TTT__ALWAYS_INLINE __attribute__((always_inline)) inline
 /* A hint to start loading addr's cache line (for writing if rw is 1); it
  * reads nothing in C's sense, so any address is safe. */
 #define TTT__PREFETCH(addr, rw) __builtin_prefetch((addr), (rw))
@@ -18,6 +21,7 @@
 #else
 #define TTT__RARE(x) (x)
 #define TTT__OUT_OF_LINE
+#define TTT__ALWAYS_INLINE inline
 #define TTT__PREFETCH(addr, rw) ((void)(addr), (void)(rw))
 #define TTT__OPAQUE(v) ((void)0)
 #endif

@@ -162,10 +162,25 @@ static void check_game(const ttt_batch_config *config, const ttt_batch *batch,
     assert_int_equal(ttt_state(game), ttt_state(single));
     assert_int_equal(ttt_to_move(game), ttt_to_move(single));
     assert_int_equal(ttt_ply(game), ttt_ply(single));
+    assert_int_equal(ttt_ending(game), ttt_ending(single));
+    for (int ply = 0; ply < ttt_ply(single); ply++) {
+        int m[2], r[2], c[2];
+        assert_int_equal(ttt_move_at(game, ply, &m[0], &r[0], &c[0]), TTT_OK);
+        assert_int_equal(ttt_move_at(single, ply, &m[1], &r[1], &c[1]), TTT_OK);
+        assert_int_equal(m[0], m[1]);
+        assert_int_equal(r[0], r[1]);
+        assert_int_equal(c[0], c[1]);
+    }
 
-    int32_t legal[MAX_CELLS];
-    size_t legal_len = 0;
+    int32_t legal[MAX_CELLS], batch_legal[MAX_CELLS];
+    size_t legal_len = 0, batch_legal_len = 0;
     assert_int_equal(ttt_legal_moves(single, legal, MAX_CELLS, &legal_len), TTT_OK);
+    /* The same list in the same order: the game's order[] is the single
+     * game's too, which the random opponent draws from. */
+    assert_int_equal(ttt_legal_moves(game, batch_legal, MAX_CELLS, &batch_legal_len),
+                     TTT_OK);
+    assert_int_equal(batch_legal_len, legal_len);
+    assert_memory_equal(batch_legal, legal, legal_len * sizeof legal[0]);
     int actions = ttt_batch_action_count(batch);
     uint8_t want[MAX_CELLS] = {0};
     for (size_t m = 0; m < legal_len; m++)
@@ -324,6 +339,50 @@ static void test_opponents(void **state)
     c.opponent = TTT_BOT_PERFECT;
     c.opponent_budget = 50; /* runs out: a random move instead */
     assert_true(differential(&c, 4, 40, 18) > 0);
+}
+
+/* Boards of up to 64 cells with self-play or the random opponent are kept
+ * as bitboards (src/batch.c's bit path); bigger ones, and the searching
+ * opponents, as ttt_games. Many random games on the bit path's shapes, on
+ * both sides of its 64-bit limit and with every rule, against single games
+ * moved by the game's own calls: the same outputs, boards, move histories,
+ * masks, observations and opponent moves. */
+static void test_bit_path_against_single_games(void **state)
+{
+    (void)state;
+    /* width, height, k, gravity, misere, early_draw, ply_limit, random
+     * opponent, agent, illegal */
+    static const int cases[][10] = {
+        {3, 3, 3, 0, 0, 0, 0, 1, 0, 0},
+        {3, 3, 3, 0, 1, 1, 0, 1, TTT_O, 1},
+        {4, 4, 3, 0, 0, 1, 11, 1, 0, 1},
+        {4, 4, 4, 0, 1, 0, 0, 0, 0, 0},
+        {7, 6, 4, 1, 0, 0, 0, 1, 0, 0},
+        {7, 6, 4, 1, 0, 1, 30, 1, TTT_X, 1},
+        {7, 6, 4, 1, 1, 0, 0, 0, 0, 1},
+        {7, 6, 6, 0, 0, 1, 0, 0, 0, 0},   /* diagonals just fit */
+        {7, 6, 7, 1, 0, 0, 0, 0, 0, 0},   /* only rows fit */
+        {7, 8, 4, 0, 0, 0, 40, 1, 0, 0},  /* 8 * 8 = 64 bits: the last fit */
+        {8, 7, 5, 1, 0, 0, 0, 1, 0, 1},   /* 7 * 9 = 63 bits */
+        {8, 8, 4, 0, 0, 1, 0, 1, 0, 0},   /* 72 bits: the general path */
+        {12, 3, 5, 0, 0, 1, 0, 1, 0, 0},  /* only rows fit; rows of 12 */
+        {3, 12, 4, 1, 1, 0, 0, 1, TTT_O, 0}, /* only columns fit */
+        {15, 4, 15, 0, 0, 0, 0, 1, 0, 1}, /* 64 bits, no line before full */
+        {5, 5, 4, 1, 1, 1, 16, 1, 0, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int *t = cases[i];
+        ttt_batch_config c = make_config(t[0], t[1], t[2]);
+        c.gravity = t[3];
+        c.misere = t[4];
+        c.early_draw = t[5];
+        c.ply_limit = t[6];
+        c.opponent = t[7] ? TTT_BOT_RANDOM : TTT_BATCH_SELF_PLAY;
+        c.agent = t[8];
+        c.illegal = t[9];
+        int ended = differential(&c, MAX_GAMES, 250, 100 + i);
+        assert_true(ended >= 2 * MAX_GAMES);
+    }
 }
 
 /* Rewards and flags by rule, on move lists whose results are known. */
@@ -636,6 +695,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_self_play_every_shape_and_rule),
         cmocka_unit_test(test_illegal_lose_mode),
+        cmocka_unit_test(test_bit_path_against_single_games),
         cmocka_unit_test(test_opponents),
         cmocka_unit_test(test_rewards_and_flags_by_rule),
         cmocka_unit_test(test_early_draw_on_the_limit),

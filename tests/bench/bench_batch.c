@@ -1,4 +1,4 @@
-/* bench_batch.c - steps a second of ttt_batch_step with random legal actions on 3x3, Connect Four and 15x15 K=5, alone and with observations and masks. */
+/* bench_batch.c - steps a second of ttt_batch_step with random legal actions on 3x3, Connect Four and 15x15 K=5, alone and with observations and masks, beside the same number of single games moved by ttt_play_next. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
 #include <stdio.h>
@@ -8,10 +8,12 @@
 
 #include "ttt.h"
 
+/* The thread's CPU time: on a machine shared with other work, a second of
+ * it is a second on one core, whatever the scheduler does meanwhile. */
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -37,6 +39,47 @@ static void random_actions(const uint8_t *mask, size_t count, int actions,
     }
 }
 
+/* Moves a second of count single games, each moved by ttt_play_next with
+ * a random legal move (drawn by ttt_random_move outside the timing) and
+ * reset when it ends: the single game's own path, for comparison. */
+static double single_rate(int width, int height, int k, int gravity,
+                          size_t count, double seconds)
+{
+    ttt_game **games = calloc(count, sizeof *games);
+    int *rows = malloc(count * sizeof *rows), *cols = malloc(count * sizeof *cols);
+    if (!games || !rows || !cols)
+        return 0;
+    for (size_t g = 0; g < count; g++)
+        if (ttt_game_new_rect(width, height, k, &games[g]) != TTT_OK ||
+            ttt_game_set_rule(games[g], TTT_RULE_GRAVITY, gravity) != TTT_OK)
+            return 0;
+    uint64_t seed = 1;
+    uint64_t steps = 0;
+    double spent = 0;
+    double start = now();
+    while (now() - start < seconds) {
+        for (size_t g = 0; g < count; g++)
+            if (ttt_random_move(games[g], &seed, &rows[g], &cols[g]) != TTT_OK)
+                return 0;
+        double t0 = now();
+        for (size_t g = 0; g < count; g++) {
+            int state = TTT_IN_PROGRESS;
+            if (ttt_play_next(games[g], rows[g], cols[g], &state) != TTT_OK)
+                return 0;
+            if (state != TTT_IN_PROGRESS)
+                (void)ttt_game_reset(games[g]);
+        }
+        spent += now() - t0;
+        steps += count;
+    }
+    for (size_t g = 0; g < count; g++)
+        ttt_game_free(games[g]);
+    free(games);
+    free(rows);
+    free(cols);
+    return (double)steps / spent;
+}
+
 typedef struct shape {
     const char *name;
     int width, height, k, gravity;
@@ -51,9 +94,9 @@ int main(int argc, char **argv)
                             {"connect4", 7, 6, 4, 1},
                             {"15x15k5", 15, 15, 5, 0}};
     printf("bench_batch: %zu games, random legal actions, one thread; "
-           "steps/s are game moves a second\n", count);
-    printf("%-10s %16s %22s %14s\n", "board", "step/s", "step+obs+mask/s",
-           "games ended");
+           "steps/s are game moves a second of CPU time\n", count);
+    printf("%-10s %16s %22s %14s %16s %8s\n", "board", "step/s",
+           "step+obs+mask/s", "games ended", "single game/s", "ratio");
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         ttt_batch_config config;
         memset(&config, 0, sizeof config);
@@ -97,10 +140,13 @@ int main(int argc, char **argv)
             for (size_t g = 0; g < count; g++)
                 ended += outcome[g] != TTT_IN_PROGRESS;
         }
-        printf("%-10s %16.0f %22.0f %14llu\n", shapes[s].name,
+        double single = single_rate(config.width, config.height, config.win_length,
+                                    config.gravity, count, seconds);
+        printf("%-10s %16.0f %22.0f %14llu %16.0f %7.1fx\n", shapes[s].name,
                (double)steps / step_time,
                (double)steps / (step_time + write_time),
-               (unsigned long long)ended);
+               (unsigned long long)ended, single,
+               (double)steps / step_time / single);
         free(mask);
         free(planes);
         free(act);

@@ -2,9 +2,11 @@
 
 Usage: python3 tests/bench/bench_env.py [--quick] [--c-bench PATH/TO/ttt-bench-batch]
 
-Every figure counts moves (one game's step) a second on one core, with
-observations and legal masks written after every step; the actions are
-random legal ones, drawn outside the timed call. The pure-Python
+Every figure counts moves (one game's step) a second of this thread's CPU
+time (time.thread_time, as ttt-bench-batch counts its own), so a machine
+shared with other work gives the figures of one core; observations and
+legal masks are written after every step; the actions are random legal
+ones, drawn outside the timed call. The pure-Python
 environment follows the seeds' Python design (a Board of rows of Marks
 with line counters, or a K-in-a-row walk when K < N and on rectangles, a
 Game with a lock, Players, a history of Move objects, InvalidMoveError),
@@ -179,32 +181,38 @@ def python_rate(shape, seconds):
     rng = random.Random(1)
     steps = 0
     spent = 0.0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
         actions = [rng.choice([a for a, ok in enumerate(env.mask) if ok]) for env in envs]
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         for env, action in zip(envs, actions):
             env.step(action)
-        spent += time.perf_counter() - t0
+        spent += time.thread_time() - t0
         steps += len(envs)
     return steps / spent
 
 
-def vector_rate(shape, seconds, num_envs):
+def vector_rate(shape, seconds, num_envs, obs_dtype=np.float32):
     width, height, k, gravity = shape
-    env = ttt.VectorEnv(num_envs, width=width, height=height, k=k, gravity=gravity)
+    env = ttt.VectorEnv(num_envs, width=width, height=height, k=k, gravity=gravity,
+                        obs_dtype=obs_dtype)
     _, infos = env.reset(seed=1)
     mask = infos["action_mask"]
     rng = np.random.default_rng(1)
+    # Drawn in place in one float32 buffer: no temporaries to push the
+    # environment's arrays out of the cache between steps.
+    noise = np.empty(mask.shape, dtype=np.float32)
     steps = 0
     spent = 0.0
     ended = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        actions = (rng.random(mask.shape) * mask).argmax(axis=1).astype(np.int32)
-        t0 = time.perf_counter()
+    start = time.thread_time()
+    while time.thread_time() - start < seconds:
+        rng.random(dtype=np.float32, out=noise)
+        np.multiply(noise, mask, out=noise)
+        actions = noise.argmax(axis=1).astype(np.int32)
+        t0 = time.thread_time()
         _, _, terminated, truncated, infos = env.step(actions)
-        spent += time.perf_counter() - t0
+        spent += time.thread_time() - t0
         if (infos["status"] != 0).any():
             sys.exit("bench_env: an illegal action was drawn from the mask")
         ended += int(terminated.sum() + truncated.sum())
@@ -221,7 +229,7 @@ def c_rates(path, quick):
                          capture_output=True, text=True).stdout
     rates = {}
     for line in out.splitlines():
-        m = re.match(r"(\S+)\s+(\d+)\s+(\d+)\s+\d+$", line)
+        m = re.match(r"(\S+)\s+(\d+)\s+(\d+)\s+\d+\s", line)
         if m:
             rates[m.group(1)] = (float(m.group(2)), float(m.group(3)))
     return rates
@@ -235,17 +243,22 @@ def main():
     args = parser.parse_args()
     seconds = 0.1 if args.quick else 2.0
     c = c_rates(args.c_bench, args.quick) if args.c_bench else {}
-    print("random-action steps a second, one core, with observations and masks")
-    print("(C step: ttt_batch_step alone; the other columns write observations and masks too)")
-    print("%-10s %12s %12s %12s %12s %10s %10s" % ("board", "C step", "C batch", "VectorEnv",
-                                                   "pure Python", "C/Python", "Vector/Py"))
+    print("random-action steps a second of CPU time, one core, with observations and masks")
+    print("(C step: ttt_batch_step alone; C batch adds float32 observations and masks;")
+    print(" VectorEnv: %d games, float32 observations (the default) or uint8 ones)"
+          % args.num_envs)
+    print("%-10s %12s %12s %12s %12s %12s %10s %10s %10s" % (
+        "board", "C step", "C batch", "VectorEnv", "Vector u8", "pure Python",
+        "C/Python", "Vector/Py", "u8/Py"))
     for name, *shape in SHAPES:
         vector = vector_rate(shape, seconds, args.num_envs)
+        vector_u8 = vector_rate(shape, seconds, args.num_envs, np.uint8)
         python = python_rate(shape, seconds)
         c_step, c_rate = c.get(name, (0.0, 0.0))
-        print("%-10s %12s %12s %12.0f %12.0f %10s %9.0fx" % (
+        print("%-10s %12s %12s %12.0f %12.0f %12.0f %10s %9.0fx %9.0fx" % (
             name, "%.0f" % c_step if c_step else "-", "%.0f" % c_rate if c_rate else "-",
-            vector, python, "%.0fx" % (c_rate / python) if c_rate else "-", vector / python))
+            vector, vector_u8, python, "%.0fx" % (c_rate / python) if c_rate else "-",
+            vector / python, vector_u8 / python))
 
 
 if __name__ == "__main__":
