@@ -863,7 +863,7 @@ TTT_API int ttt_best_move(const ttt_game *game, int level,
  *
  * No global state: a batch shares nothing with another. A batch is used by
  * one thread at a time (its games are its own; calls on one batch must not
- * overlap). Stepping never allocates unless the opponent is TTT_BOT_STRONG
+ * overlap, ttt_batch_game's included: it writes the game it returns). Stepping never allocates unless the opponent is TTT_BOT_STRONG
  * or TTT_BOT_PERFECT, whose searches allocate and free their tables as
  * ttt_best_move does.
  */
