@@ -398,7 +398,7 @@ static inline int bit_opponent(const ttt_batch *batch, size_t index,
         bit = highest_bit(empty & (batch->column_mask << col));
     } else {
         uint32_t slot = ttt__random_below(seed, (uint32_t)(batch->nn - game->ply));
-        bit = batch->cell_bit[game->moves[batch->nn + slot]];
+        bit = batch->cell_bit[game->moves[(uint32_t)batch->nn + slot]];
     }
     return bit_place(batch, game, game->ply & 1, bit, k, pitch);
 }
