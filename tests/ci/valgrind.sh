@@ -15,8 +15,9 @@ memcheck="valgrind --quiet --error-exitcode=99 --leak-check=full
 
 # Memcheck runs code 20 to 50 times slower: the suites whose random
 # differential checks dominate the time (proof, threat) check a quarter of
-# their positions here, the plain and sanitizer runs check them all.
-export TTT_TEST_QUICK=1
+# their positions here, and the random suite plays a quarter of its games
+# (250 a board); the plain and sanitizer runs check them all.
+export TTT_TEST_QUICK=1 TTT_RANDOM_GAMES=250
 
 # Every test program but the CLI and brain scripts, the suites-required check
 # and the server suite (shell scripts, whose shell is not ours to check) and the
