@@ -922,10 +922,10 @@ static size_t plane_values(const ttt_batch *batch)
 #define EXPAND1(n)                                                           \
     {(n) & 1, (n) >> 1 & 1, (n) >> 2 & 1, (n) >> 3 & 1, (n) >> 4 & 1,         \
      (n) >> 5 & 1, (n) >> 6 & 1, (n) >> 7 & 1}
-#define EXPAND4(n) EXPAND1(n), EXPAND1(n + 1), EXPAND1(n + 2), EXPAND1(n + 3)
-#define EXPAND16(n) EXPAND4(n), EXPAND4(n + 4), EXPAND4(n + 8), EXPAND4(n + 12)
+#define EXPAND4(n) EXPAND1(n), EXPAND1((n) + 1), EXPAND1((n) + 2), EXPAND1((n) + 3)
+#define EXPAND16(n) EXPAND4(n), EXPAND4((n) + 4), EXPAND4((n) + 8), EXPAND4((n) + 12)
 #define EXPAND64(n)                                                          \
-    EXPAND16(n), EXPAND16(n + 16), EXPAND16(n + 32), EXPAND16(n + 48)
+    EXPAND16(n), EXPAND16((n) + 16), EXPAND16((n) + 32), EXPAND16((n) + 48)
 #define EXPAND256 EXPAND64(0), EXPAND64(64), EXPAND64(128), EXPAND64(192)
 static const uint8_t expand_u8[256][8] = {EXPAND256};
 static const float expand_f32[256][8] = {EXPAND256};
