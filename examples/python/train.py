@@ -85,13 +85,31 @@ def windows(width, height, k):
     return np.array(out, dtype=np.int64)
 
 
+# A pattern's digits are the cells of a window, 0 empty, 1 the mover's, 2
+# the other side's; SWAP exchanges the sides of a cell code.
+SWAP = np.array([0, 2, 1], dtype=np.int8)
+WIN = 1000.0  # a won line, above any sum of window weights
+
+
 class WindowAgent:
-    def __init__(self, width=7, height=6, k=4):
+    """The value of a position for the side that has just moved: one
+    weight per (window, contents), summed. It acts by a negamax search of
+    `depth` plies over every drop (1: greedy on afterstates), the learned
+    value scoring the leaves and a completed line scoring WIN (sooner wins
+    higher); ties are broken at random."""
+
+    def __init__(self, width=7, height=6, k=4, depth=1, rng=None):
         self.width, self.height = width, height
         self.windows = windows(width, height, k)
         self.powers = 3 ** np.arange(k, dtype=np.int64)
         self.w = np.zeros((len(self.windows), 3 ** k), dtype=np.float32)
         self.rows = np.arange(len(self.windows))
+        self.depth = depth
+        self.rng = rng or np.random.default_rng(0)
+        self.full_line = 2 * int(self.powers.sum())  # a window of the dropper's marks
+        digits = (np.arange(3 ** k)[:, None] // self.powers) % 3
+        # swapped[p]: pattern p with the sides exchanged
+        self.swapped = (SWAP[digits] @ self.powers).astype(np.int64)
 
     def afterstates(self, obs, mask):
         """Each drop's board from the dropping side's view, as window
@@ -112,7 +130,50 @@ class WindowAgent:
         return self.w[self.rows, patterns].sum(axis=-1)
 
     def act(self, obs, mask):
-        return legal_argmax(self.values(self.afterstates(obs, mask)), mask)
+        if self.depth <= 1:
+            values = self.values(self.afterstates(obs, mask))
+        else:
+            n = obs.shape[0]
+            mine = obs[:, 0].reshape(n, -1).astype(np.int8)
+            codes = mine + 2 * obs[:, 1].reshape(n, -1).astype(np.int8)
+            heights = (codes.reshape(n, self.height, self.width) > 0).sum(axis=1)
+            values = self.search(codes, heights, self.depth)
+        values = values + self.rng.random(values.shape) * 1e-6
+        return legal_argmax(values, mask)
+
+    def search(self, codes, heights, depth, chunk=4096):
+        """Negamax: (games, width) values of each drop for the side to move
+        in codes (0 empty, 1 its marks, 2 the other's), searched `depth`
+        plies; -inf for a full column."""
+        if len(codes) > chunk:
+            return np.concatenate([self.search(codes[i:i + chunk], heights[i:i + chunk], depth)
+                                   for i in range(0, len(codes), chunk)])
+        width, height = self.width, self.height
+        g, c = np.nonzero(heights < height)
+        m = len(g)
+        # the children, seen by the side to move in them (the dropper is 2)
+        child = SWAP[codes[g]]
+        child[np.arange(m), (height - 1 - heights[g, c]) * width + c] = 2
+        child_heights = heights[g].copy()
+        child_heights[np.arange(m), c] += 1
+        patterns = np.zeros((m, len(self.windows)), dtype=np.int64)
+        for i, power in enumerate(self.powers):
+            patterns += power * child[:, self.windows[:, i]]
+        won = (patterns == self.full_line).any(axis=1)
+        full = child_heights.sum(axis=1) == width * height
+        if depth == 1:
+            value = self.w[self.rows, self.swapped[patterns]].sum(axis=1)
+        else:
+            value = np.zeros(m, dtype=np.float32)
+            going = ~won & ~full
+            if going.any():
+                value[going] = -self.search(child[going], child_heights[going],
+                                            depth - 1).max(axis=1)
+        value[full] = 0.0
+        value[won] = WIN + depth
+        out = np.full(heights.shape, -np.inf, dtype=np.float32)
+        out[g, c] = value
+        return out
 
     def train(self, env, steps, rng, epsilon=0.1, rate=0.005):
         obs, infos = env.reset()
@@ -187,7 +248,13 @@ def main():
     parser.add_argument("--minutes", type=float, default=25.0, help="time limit")
     parser.add_argument("--envs", type=int, default=1024)
     parser.add_argument("--eval-games", type=int, default=1000)
-    parser.add_argument("--budget", type=int, default=1000, help="the strong bot's node budget")
+    parser.add_argument("--budgets", default="10,100",
+                        help="the strong bot's node budgets, comma-separated (Connect Four)")
+    parser.add_argument("--depth", type=int, default=4,
+                        help="plies the Connect Four agent searches when it plays (1: greedy)")
+    parser.add_argument("--load", help="start from weights saved by --save (.npy)")
+    parser.add_argument("--eval-only", action="store_true",
+                        help="evaluate the agent (loaded, or untrained: zero weights) and stop")
     parser.add_argument("--plot", help="save the learning curve here (PNG)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", help="save the learned table or weights here (.npy)")
@@ -203,38 +270,55 @@ def main():
         chunk = 200_000
     else:
         env_args = dict(width=7, height=6, k=4, gravity=True)
-        agent = WindowAgent()
+        agent = WindowAgent(depth=args.depth, rng=np.random.default_rng(args.seed + 1))
         steps = args.steps or 50_000_000
         chunk = 1_000_000
     envs = args.envs
     eval_games = args.eval_games
     if args.ci:
         steps, chunk, envs, eval_games = 6000, 2000, 64, 300
+    if args.load:
+        if args.game == "tictactoe":
+            agent.q[:] = np.load(args.load)
+        else:
+            agent.w[:] = np.load(args.load)
+    if args.game == "tictactoe":
+        bots = [("perfect", "perfect", 0, False)]
+    else:
+        bots = [("strong(%s)" % b, "strong", int(b), True) for b in args.budgets.split(",")]
     env = ttt.VectorEnv(envs, obs_dtype=np.uint8, seed=args.seed, **env_args)
-    curve = []
+    curve = []  # (steps, win rate vs random, [(win, draw, loss) vs each bot])
     start = time.time()
     trained = 0
 
     def report():
         vs_random = evaluate(agent, env_args, "random", eval_games, 1000 + trained % 997)
-        if args.game == "tictactoe":
-            vs_bot, bot = evaluate(agent, env_args, "perfect", eval_games, 7), "perfect"
-        else:
-            vs_bot = evaluate(agent, env_args, "strong", min(eval_games, 200), 7, args.budget,
-                              random_openings=True)
-            bot = "strong(%d), random first moves" % args.budget
-        curve.append((trained, vs_random[0], vs_bot[0], vs_bot[2]))
-        print("%11d steps %6.0fs  vs random: win %.3f draw %.3f loss %.3f   "
-              "vs %s: win %.3f draw %.3f loss %.3f" % (
-                  trained, time.time() - start, *vs_random, bot, *vs_bot), flush=True)
-        return vs_random, vs_bot
+        results = []
+        line = "%11d steps %6.0fs  random: %.3f %.3f %.3f" % (
+            trained, time.time() - start, *vs_random)
+        for label, opponent, budget, openings in bots:
+            games = min(eval_games, 200) if openings else eval_games
+            result = evaluate(agent, env_args, opponent, games, 7, budget,
+                              random_openings=openings)
+            results.append(result)
+            line += "   %s: %.3f %.3f %.3f" % (label, *result)
+        curve.append((trained, vs_random[0], results))
+        print(line + "  (%.0fs)" % (time.time() - start), flush=True)
+        return vs_random, results
 
+    print("win, draw and loss rates of the agent%s against random (%d games) and %s "
+          "(%d games%s)" % ("" if args.game == "tictactoe" else
+                            " (a %d-ply search on the learned value)" % args.depth,
+                            eval_games, ", ".join(b[0] for b in bots),
+                            eval_games if args.game == "tictactoe" else min(eval_games, 200),
+                            "" if args.game == "tictactoe" else
+                            ", the agent's first move random"), flush=True)
     first, _ = report()
-    while trained < steps and time.time() - start < args.minutes * 60:
+    while not args.eval_only and trained < steps and time.time() - start < args.minutes * 60:
         agent.train(env, chunk, rng)
         trained += chunk
-        last, vs_bot = report()
-        if args.game == "tictactoe" and not args.ci and vs_bot[2] == 0 and last[2] == 0:
+        last, vs_bots = report()
+        if args.game == "tictactoe" and not args.ci and vs_bots[0][2] == 0 and last[2] == 0:
             print("no loss to the perfect bot in %d games: done" % eval_games)
             break
 
@@ -248,8 +332,9 @@ def main():
         xs = [c[0] for c in curve]
         plt.figure(figsize=(7, 4))
         plt.plot(xs, [c[1] for c in curve], label="win rate vs random")
-        plt.plot(xs, [c[2] for c in curve], label="win rate vs bot")
-        plt.plot(xs, [c[3] for c in curve], label="loss rate vs bot")
+        for i, (label, *_) in enumerate(bots):
+            plt.plot(xs, [c[2][i][0] for c in curve], label="win rate vs %s" % label)
+            plt.plot(xs, [c[2][i][2] for c in curve], ":", label="loss rate vs %s" % label)
         plt.xlabel("training steps (moves)")
         plt.ylim(-0.02, 1.02)
         plt.title("%s, self-play on ttt.VectorEnv" % args.game)
