@@ -1,20 +1,31 @@
-"""train.py - an agent learned from scratch by self-play on ttt.VectorEnv: a table of action values on 3x3, a linear value of four-cell windows on Connect Four; prints a learning curve and saves a plot.
+"""train.py - an agent learned from scratch by self-play on ttt.VectorEnv: a table of action values on 3x3, a linear value of four-cell windows with a shallow search on Connect Four; prints a learning curve and saves a plot.
 
 Usage:
     python3 examples/python/train.py --game tictactoe [--steps N] [--plot curve.png]
-    python3 examples/python/train.py --game connect4 [--minutes M] [--plot curve.png]
+    python3 examples/python/train.py --game connect4 [--minutes M] [--depth D] [--plot curve.png]
+    python3 examples/python/train.py --game connect4 --eval-only [--load w.npy] [--depth D]
     python3 examples/python/train.py --ci      # 3x3, a few thousand steps: the win rate must go up
 
 3x3: Q-learning on the table of every position (3^9 keys x 9 cells) by
 self-play, the value of a move being minus the best value of the position it
 leaves to the other side (negamax); every game of the batch is one learner.
-Connect Four: TD(0) by self-play on afterstates, the value being a sum of
-one weight per (window of four cells, contents of the window), greedy over
-the 7 drops. Both are evaluated against the library's bots through a
-VectorEnv with an opponent (agent alternating X and O): win, draw and loss
-rates over 1,000 games (200 against the strong bot on Connect Four, where
-the agent's first move in each game is random, as the bot and the greedy
-agent otherwise play the same two games over and over).
+
+Connect Four: the value of a position for the side that has just moved is
+a sum of one weight per (window of four cells, contents of the window),
+learned by TD(0) on afterstates in self-play (greedy over the 7 drops, 10%
+random moves), from zero weights. The agent plays by a negamax search of
+--depth plies (default 4, every drop at every node, all games of the batch
+at once in numpy), scoring a completed line as a win and the leaves by the
+learned value: the search is part of the agent. --eval-only with no --load
+plays the same search on zero weights (a win or a loss within reach is all
+it sees), which shows what the search does without the learning.
+
+Both are evaluated against the library's bots through a VectorEnv with an
+opponent (agent alternating X and O): win, draw and loss rates over 1,000
+games against random and the perfect bot (3x3), and 200 games against the
+strong bot at each of --budgets (Connect Four; node budgets, default 10 and
+100), where the agent's first move in each game is random, as the bot and
+the agent otherwise play the same two games over and over.
 Needs numpy; matplotlib for --plot.
 """
 
@@ -106,10 +117,16 @@ class WindowAgent:
         self.rows = np.arange(len(self.windows))
         self.depth = depth
         self.rng = rng or np.random.default_rng(0)
-        self.full_line = 2 * int(self.powers.sum())  # a window of the dropper's marks
+        self.line = int(self.powers.sum())  # a window of 1s; of 2s is twice that
         digits = (np.arange(3 ** k)[:, None] // self.powers) % 3
         # swapped[p]: pattern p with the sides exchanged
         self.swapped = (SWAP[digits] @ self.powers).astype(np.int64)
+        # cell codes @ spread = the windows' patterns (a float product, exact)
+        self.spread = np.zeros((width * height, len(self.windows)), dtype=np.float32)
+        for i, power in enumerate(self.powers):
+            self.spread[self.windows[:, i], self.rows] = power
+        self.spread_int = self.spread.astype(np.int32)
+        self.offsets = (self.rows * 3 ** k).astype(np.int32)
 
     def afterstates(self, obs, mask):
         """Each drop's board from the dropping side's view, as window
@@ -134,40 +151,40 @@ class WindowAgent:
             values = self.values(self.afterstates(obs, mask))
         else:
             n = obs.shape[0]
-            mine = obs[:, 0].reshape(n, -1).astype(np.int8)
-            codes = mine + 2 * obs[:, 1].reshape(n, -1).astype(np.int8)
+            codes = (obs[:, 0].reshape(n, -1) + 2 * obs[:, 1].reshape(n, -1)).astype(np.float32)
+            patterns = (codes @ self.spread).astype(np.int32)
             heights = (codes.reshape(n, self.height, self.width) > 0).sum(axis=1)
-            values = self.search(codes, heights, self.depth)
+            # the weights of each pattern for the side that has just moved,
+            # patterns being seen by the side to move at the root (1)
+            self.leaf_tables = {1: self.w.ravel(), 2: self.w[:, self.swapped].ravel()}
+            values = self.search(patterns, heights, 1, self.depth)
         values = values + self.rng.random(values.shape) * 1e-6
         return legal_argmax(values, mask)
 
-    def search(self, codes, heights, depth, chunk=4096):
-        """Negamax: (games, width) values of each drop for the side to move
-        in codes (0 empty, 1 its marks, 2 the other's), searched `depth`
-        plies; -inf for a full column."""
-        if len(codes) > chunk:
-            return np.concatenate([self.search(codes[i:i + chunk], heights[i:i + chunk], depth)
-                                   for i in range(0, len(codes), chunk)])
+    def search(self, patterns, heights, side, depth, chunk=4096):
+        """Negamax: (games, width) values of each drop for `side` (1 the
+        root's mover, 2 the other), searched `depth` plies, from the
+        positions' window patterns (digits 1 and 2 for the two sides) and
+        column heights; -inf for a full column."""
+        if len(patterns) > chunk:
+            return np.concatenate([
+                self.search(patterns[i:i + chunk], heights[i:i + chunk], side, depth)
+                for i in range(0, len(patterns), chunk)])
         width, height = self.width, self.height
         g, c = np.nonzero(heights < height)
-        m = len(g)
-        # the children, seen by the side to move in them (the dropper is 2)
-        child = SWAP[codes[g]]
-        child[np.arange(m), (height - 1 - heights[g, c]) * width + c] = 2
-        child_heights = heights[g].copy()
-        child_heights[np.arange(m), c] += 1
-        patterns = np.zeros((m, len(self.windows)), dtype=np.int64)
-        for i, power in enumerate(self.powers):
-            patterns += power * child[:, self.windows[:, i]]
-        won = (patterns == self.full_line).any(axis=1)
+        cells = (height - 1 - heights[g, c]) * width + c
+        child = patterns[g] + side * self.spread_int[cells]
+        child_heights = heights[g]
+        child_heights[np.arange(len(g)), c] += 1
+        won = (child == side * self.line).any(axis=1)
         full = child_heights.sum(axis=1) == width * height
         if depth == 1:
-            value = self.w[self.rows, self.swapped[patterns]].sum(axis=1)
+            value = np.take(self.leaf_tables[side], child + self.offsets).sum(axis=1)
         else:
-            value = np.zeros(m, dtype=np.float32)
+            value = np.zeros(len(g), dtype=np.float32)
             going = ~won & ~full
             if going.any():
-                value[going] = -self.search(child[going], child_heights[going],
+                value[going] = -self.search(child[going], child_heights[going], 3 - side,
                                             depth - 1).max(axis=1)
         value[full] = 0.0
         value[won] = WIN + depth
@@ -272,7 +289,7 @@ def main():
         env_args = dict(width=7, height=6, k=4, gravity=True)
         agent = WindowAgent(depth=args.depth, rng=np.random.default_rng(args.seed + 1))
         steps = args.steps or 50_000_000
-        chunk = 1_000_000
+        chunk = 2_000_000
     envs = args.envs
     eval_games = args.eval_games
     if args.ci:
