@@ -13,7 +13,10 @@ leaves to the other side (negamax); every game of the batch is one learner.
 Connect Four: the value of a position for the side that has just moved is
 a sum of one weight per (window of four cells, contents of the window),
 learned by TD(0) on afterstates in self-play (greedy over the 7 drops, 10%
-random moves), from zero weights. The agent plays by a negamax search of
+random moves), from zero weights; the agent plays with the mean of the
+weights at the ends of the last half of the training chunks (with a
+constant step the weights wander, and their play with them). It plays by a
+negamax search of
 --depth plies (default 4, every drop at every node, all games of the batch
 at once in numpy), scoring a completed line as a win and the leaves by the
 learned value: the search is part of the agent. --eval-only with no --load
@@ -114,6 +117,12 @@ class WindowAgent:
         self.windows = windows(width, height, k)
         self.powers = 3 ** np.arange(k, dtype=np.int64)
         self.w = np.zeros((len(self.windows), 3 ** k), dtype=np.float32)
+        # The weights the agent plays with: the mean of the weights at the
+        # end of the last half of the training calls (tail averaging), as
+        # with a constant step the weights keep wandering around a solution
+        # and the play of any one of them swings from game to game.
+        self.played = self.w
+        self.snapshots = []
         self.rows = np.arange(len(self.windows))
         self.depth = depth
         self.rng = rng or np.random.default_rng(0)
@@ -143,12 +152,16 @@ class WindowAgent:
         codes[g, c, cells[g, c]] = 1
         return codes[:, :, self.windows] @ self.powers
 
-    def values(self, patterns):
-        return self.w[self.rows, patterns].sum(axis=-1)
+    def values(self, patterns, weights=None):
+        return (self.w if weights is None else weights)[self.rows, patterns].sum(axis=-1)
+
+    def load(self, weights):
+        self.w[:] = weights
+        self.played, self.snapshots = self.w.copy(), []
 
     def act(self, obs, mask):
         if self.depth <= 1:
-            values = self.values(self.afterstates(obs, mask))
+            values = self.values(self.afterstates(obs, mask), self.played)
         else:
             n = obs.shape[0]
             codes = (obs[:, 0].reshape(n, -1) + 2 * obs[:, 1].reshape(n, -1)).astype(np.float32)
@@ -156,7 +169,8 @@ class WindowAgent:
             heights = (codes.reshape(n, self.height, self.width) > 0).sum(axis=1)
             # the weights of each pattern for the side that has just moved,
             # patterns being seen by the side to move at the root (1)
-            self.leaf_tables = {1: self.w.ravel(), 2: self.w[:, self.swapped].ravel()}
+            self.leaf_tables = {1: self.played.ravel(),
+                                2: self.played[:, self.swapped].ravel()}
             values = self.search(patterns, heights, 1, self.depth)
         values = values + self.rng.random(values.shape) * 1e-6
         return legal_argmax(values, mask)
@@ -215,6 +229,8 @@ class WindowAgent:
             if done.any():
                 self.update(chosen[done], rewards[done], rate)
             previous, open_games = chosen, ~done
+        self.snapshots.append(self.w.copy())
+        self.played = np.mean(self.snapshots[len(self.snapshots) // 2:], axis=0)
 
     def update(self, patterns, targets, rate):
         """Moves each weight by rate times the mean error of the games that
@@ -258,53 +274,34 @@ def evaluate(agent, env_args, opponent, games, seed, budget=0, random_openings=F
     return counts / max(finished, 1)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=["tictactoe", "connect4"], default="tictactoe")
-    parser.add_argument("--steps", type=int, default=0, help="training steps (moves)")
-    parser.add_argument("--minutes", type=float, default=25.0, help="time limit")
-    parser.add_argument("--envs", type=int, default=1024)
-    parser.add_argument("--eval-games", type=int, default=1000)
-    parser.add_argument("--budgets", default="10,100",
-                        help="the strong bot's node budgets, comma-separated (Connect Four)")
-    parser.add_argument("--depth", type=int, default=4,
-                        help="plies the Connect Four agent searches when it plays (1: greedy)")
-    parser.add_argument("--load", help="start from weights saved by --save (.npy)")
-    parser.add_argument("--eval-only", action="store_true",
-                        help="evaluate the agent (loaded, or untrained: zero weights) and stop")
-    parser.add_argument("--plot", help="save the learning curve here (PNG)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--save", help="save the learned table or weights here (.npy)")
-    parser.add_argument("--ci", action="store_true",
-                        help="a few thousand steps; fails unless the win rate goes up")
-    args = parser.parse_args()
+def run(args, game, ci=False):
+    """Trains and evaluates one agent; returns its learning curve, a list
+    of (steps, win rate vs random, [(win, draw, loss) vs each bot]), and
+    the bots' labels."""
     rng = np.random.default_rng(args.seed)
-
-    if args.game == "tictactoe":
+    depth, budgets = args.depth, args.budgets.split(",")
+    envs, eval_games = args.envs, args.eval_games
+    if game == "tictactoe":
         env_args = dict(width=3, height=3, k=3)
         agent = TableAgent(9)
-        steps = args.steps or 3_000_000
-        chunk = 200_000
-    else:
-        env_args = dict(width=7, height=6, k=4, gravity=True)
-        agent = WindowAgent(depth=args.depth, rng=np.random.default_rng(args.seed + 1))
-        steps = args.steps or 50_000_000
-        chunk = 2_000_000
-    envs = args.envs
-    eval_games = args.eval_games
-    if args.ci:
-        steps, chunk, envs, eval_games = 6000, 2000, 64, 300
-    if args.load:
-        if args.game == "tictactoe":
-            agent.q[:] = np.load(args.load)
-        else:
-            agent.w[:] = np.load(args.load)
-    if args.game == "tictactoe":
+        steps, chunk = args.steps or 3_000_000, 200_000
+        if ci:
+            steps, chunk, envs, eval_games = 6000, 2000, 64, 300
         bots = [("perfect", "perfect", 0, False)]
     else:
-        bots = [("strong(%s)" % b, "strong", int(b), True) for b in args.budgets.split(",")]
+        env_args = dict(width=7, height=6, k=4, gravity=True)
+        steps, chunk = args.steps or 50_000_000, 2_000_000
+        if ci:
+            steps, chunk, envs, eval_games, depth, budgets = 400_000, 200_000, 1024, 100, 2, ["10"]
+        agent = WindowAgent(depth=depth, rng=np.random.default_rng(args.seed + 1))
+        bots = [("strong(%s)" % b, "strong", int(b), True) for b in budgets]
+    if args.load:
+        if game == "tictactoe":
+            agent.q[:] = np.load(args.load)
+        else:
+            agent.load(np.load(args.load))
     env = ttt.VectorEnv(envs, obs_dtype=np.uint8, seed=args.seed, **env_args)
-    curve = []  # (steps, win rate vs random, [(win, draw, loss) vs each bot])
+    curve = []
     start = time.time()
     trained = 0
 
@@ -323,47 +320,88 @@ def main():
         print(line + "  (%.0fs)" % (time.time() - start), flush=True)
         return vs_random, results
 
-    print("win, draw and loss rates of the agent%s against random (%d games) and %s "
-          "(%d games%s)" % ("" if args.game == "tictactoe" else
-                            " (a %d-ply search on the learned value)" % args.depth,
+    print("%s: win, draw and loss rates of the agent%s against random (%d games) and %s "
+          "(%d games%s)" % (game, "" if game == "tictactoe" else
+                            " (a %d-ply search on the learned value)" % depth,
                             eval_games, ", ".join(b[0] for b in bots),
-                            eval_games if args.game == "tictactoe" else min(eval_games, 200),
-                            "" if args.game == "tictactoe" else
+                            eval_games if game == "tictactoe" else min(eval_games, 200),
+                            "" if game == "tictactoe" else
                             ", the agent's first move random"), flush=True)
-    first, _ = report()
+    report()
     while not args.eval_only and trained < steps and time.time() - start < args.minutes * 60:
         agent.train(env, chunk, rng)
         trained += chunk
         last, vs_bots = report()
-        if args.game == "tictactoe" and not args.ci and vs_bots[0][2] == 0 and last[2] == 0:
+        if game == "tictactoe" and not ci and vs_bots[0][2] == 0 and last[2] == 0:
             print("no loss to the perfect bot in %d games: done" % eval_games)
             break
-
+    env.close()
     if args.save:
-        np.save(args.save, agent.q if args.game == "tictactoe" else agent.w)
+        np.save(args.save, agent.q if game == "tictactoe" else agent.played)
         print("saved:", args.save)
-    if args.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    return curve, [b[0] for b in bots]
+
+
+def plot(path, runs):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(1, len(runs), figsize=(7 * len(runs), 4), squeeze=False)
+    for ax, (game, (curve, labels)) in zip(axes[0], runs.items()):
         xs = [c[0] for c in curve]
-        plt.figure(figsize=(7, 4))
-        plt.plot(xs, [c[1] for c in curve], label="win rate vs random")
-        for i, (label, *_) in enumerate(bots):
-            plt.plot(xs, [c[2][i][0] for c in curve], label="win rate vs %s" % label)
-            plt.plot(xs, [c[2][i][2] for c in curve], ":", label="loss rate vs %s" % label)
-        plt.xlabel("training steps (moves)")
-        plt.ylim(-0.02, 1.02)
-        plt.title("%s, self-play on ttt.VectorEnv" % args.game)
-        plt.legend()
-        plt.tight_layout()
-        plt.savefig(args.plot)
-        print("plot:", args.plot)
+        ax.plot(xs, [c[1] for c in curve], label="win rate vs random")
+        for i, label in enumerate(labels):
+            ax.plot(xs, [c[2][i][0] for c in curve], label="win rate vs %s" % label)
+            ax.plot(xs, [c[2][i][2] for c in curve], ":", label="loss rate vs %s" % label)
+        ax.set_xlabel("training steps (moves)")
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title("%s, self-play on ttt.VectorEnv" % game)
+        ax.legend()
+    figure.tight_layout()
+    figure.savefig(path)
+    print("plot:", path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["tictactoe", "connect4"], default="tictactoe")
+    parser.add_argument("--steps", type=int, default=0, help="training steps (moves)")
+    parser.add_argument("--minutes", type=float, default=25.0, help="time limit")
+    parser.add_argument("--envs", type=int, default=1024)
+    parser.add_argument("--eval-games", type=int, default=1000)
+    parser.add_argument("--budgets", default="10,100",
+                        help="the strong bot's node budgets, comma-separated (Connect Four)")
+    parser.add_argument("--depth", type=int, default=4,
+                        help="plies the Connect Four agent searches when it plays (1: greedy)")
+    parser.add_argument("--load", help="start from weights saved by --save (.npy)")
+    parser.add_argument("--eval-only", action="store_true",
+                        help="evaluate the agent (loaded, or untrained: zero weights) and stop")
+    parser.add_argument("--plot", help="save the learning curve here (PNG)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", help="save the learned table or weights here (.npy)")
+    parser.add_argument("--ci", action="store_true",
+                        help="short runs of both games; fails unless learning moves the "
+                             "win rate up")
+    args = parser.parse_args()
+    if args.ci and (args.load or args.save or args.eval_only):
+        parser.error("--ci trains from scratch: no --load, --save or --eval-only")
+    games = ["tictactoe", "connect4"] if args.ci else [args.game]
+    runs = {game: run(args, game, args.ci) for game in games}
+    if args.plot:
+        plot(args.plot, runs)
     if args.ci:
-        if not curve[-1][1] > first[0]:
-            sys.exit("train.py --ci: the win rate against random did not go up "
-                     "(%.3f -> %.3f)" % (first[0], curve[-1][1]))
-        print("train.py --ci: win rate against random %.3f -> %.3f" % (first[0], curve[-1][1]))
+        # 3x3: the win rate against random; Connect Four: against the strong
+        # bot (its 2-ply search beats random on zero weights already)
+        checks = [("tictactoe", "random", lambda c: c[1]),
+                  ("connect4", "strong(10)", lambda c: c[2][0][0])]
+        for game, opponent, rate in checks:
+            curve = runs[game][0]
+            before, after = rate(curve[0]), rate(curve[-1])
+            if not after > before:
+                sys.exit("train.py --ci: %s, the win rate against %s did not go up "
+                         "(%.3f -> %.3f)" % (game, opponent, before, after))
+            print("train.py --ci: %s, win rate against %s %.3f -> %.3f"
+                  % (game, opponent, before, after))
 
 
 if __name__ == "__main__":
