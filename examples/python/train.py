@@ -13,10 +13,7 @@ leaves to the other side (negamax); every game of the batch is one learner.
 Connect Four: the value of a position for the side that has just moved is
 a sum of one weight per (window of four cells, contents of the window),
 learned by TD(0) on afterstates in self-play (greedy over the 7 drops, 10%
-random moves), from zero weights; the agent plays with the mean of the
-weights at the ends of the last half of the training chunks (with a
-constant step the weights wander, and their play with them). It plays by a
-negamax search of
+random moves), from zero weights. The agent plays by a negamax search of
 --depth plies (default 4, every drop at every node, all games of the batch
 at once in numpy), scoring a completed line as a win and the leaves by the
 learned value: the search is part of the agent. --eval-only with no --load
@@ -117,12 +114,6 @@ class WindowAgent:
         self.windows = windows(width, height, k)
         self.powers = 3 ** np.arange(k, dtype=np.int64)
         self.w = np.zeros((len(self.windows), 3 ** k), dtype=np.float32)
-        # The weights the agent plays with: the mean of the weights at the
-        # end of the last half of the training calls (tail averaging), as
-        # with a constant step the weights keep wandering around a solution
-        # and the play of any one of them swings from game to game.
-        self.played = self.w
-        self.snapshots = []
         self.rows = np.arange(len(self.windows))
         self.depth = depth
         self.rng = rng or np.random.default_rng(0)
@@ -152,16 +143,12 @@ class WindowAgent:
         codes[g, c, cells[g, c]] = 1
         return codes[:, :, self.windows] @ self.powers
 
-    def values(self, patterns, weights=None):
-        return (self.w if weights is None else weights)[self.rows, patterns].sum(axis=-1)
-
-    def load(self, weights):
-        self.w[:] = weights
-        self.played, self.snapshots = self.w.copy(), []
+    def values(self, patterns):
+        return self.w[self.rows, patterns].sum(axis=-1)
 
     def act(self, obs, mask):
         if self.depth <= 1:
-            values = self.values(self.afterstates(obs, mask), self.played)
+            values = self.values(self.afterstates(obs, mask))
         else:
             n = obs.shape[0]
             codes = (obs[:, 0].reshape(n, -1) + 2 * obs[:, 1].reshape(n, -1)).astype(np.float32)
@@ -169,8 +156,7 @@ class WindowAgent:
             heights = (codes.reshape(n, self.height, self.width) > 0).sum(axis=1)
             # the weights of each pattern for the side that has just moved,
             # patterns being seen by the side to move at the root (1)
-            self.leaf_tables = {1: self.played.ravel(),
-                                2: self.played[:, self.swapped].ravel()}
+            self.leaf_tables = {1: self.w.ravel(), 2: self.w[:, self.swapped].ravel()}
             values = self.search(patterns, heights, 1, self.depth)
         values = values + self.rng.random(values.shape) * 1e-6
         return legal_argmax(values, mask)
@@ -229,8 +215,6 @@ class WindowAgent:
             if done.any():
                 self.update(chosen[done], rewards[done], rate)
             previous, open_games = chosen, ~done
-        self.snapshots.append(self.w.copy())
-        self.played = np.mean(self.snapshots[len(self.snapshots) // 2:], axis=0)
 
     def update(self, patterns, targets, rate):
         """Moves each weight by rate times the mean error of the games that
@@ -299,7 +283,7 @@ def run(args, game, ci=False):
         if game == "tictactoe":
             agent.q[:] = np.load(args.load)
         else:
-            agent.load(np.load(args.load))
+            agent.w[:] = np.load(args.load)
     env = ttt.VectorEnv(envs, obs_dtype=np.uint8, seed=args.seed, **env_args)
     curve = []
     start = time.time()
@@ -337,7 +321,7 @@ def run(args, game, ci=False):
             break
     env.close()
     if args.save:
-        np.save(args.save, agent.q if game == "tictactoe" else agent.played)
+        np.save(args.save, agent.q if game == "tictactoe" else agent.w)
         print("saved:", args.save)
     return curve, [b[0] for b in bots]
 
