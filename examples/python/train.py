@@ -1,20 +1,31 @@
-"""train.py - an agent learned from scratch by self-play on ttt.VectorEnv: a table of action values on 3x3, a linear value of four-cell windows on Connect Four; prints a learning curve and saves a plot.
+"""train.py - an agent learned from scratch by self-play on ttt.VectorEnv: a table of action values on 3x3, a linear value of four-cell windows with a shallow search on Connect Four; prints a learning curve and saves a plot.
 
 Usage:
     python3 examples/python/train.py --game tictactoe [--steps N] [--plot curve.png]
-    python3 examples/python/train.py --game connect4 [--minutes M] [--plot curve.png]
+    python3 examples/python/train.py --game connect4 [--minutes M] [--depth D] [--plot curve.png]
+    python3 examples/python/train.py --game connect4 --eval-only [--load w.npy] [--depth D]
     python3 examples/python/train.py --ci      # 3x3, a few thousand steps: the win rate must go up
 
 3x3: Q-learning on the table of every position (3^9 keys x 9 cells) by
 self-play, the value of a move being minus the best value of the position it
 leaves to the other side (negamax); every game of the batch is one learner.
-Connect Four: TD(0) by self-play on afterstates, the value being a sum of
-one weight per (window of four cells, contents of the window), greedy over
-the 7 drops. Both are evaluated against the library's bots through a
-VectorEnv with an opponent (agent alternating X and O): win, draw and loss
-rates over 1,000 games (200 against the strong bot on Connect Four, where
-the agent's first move in each game is random, as the bot and the greedy
-agent otherwise play the same two games over and over).
+
+Connect Four: the value of a position for the side that has just moved is
+a sum of one weight per (window of four cells, contents of the window),
+learned by TD(0) on afterstates in self-play (greedy over the 7 drops, 10%
+random moves), from zero weights. The agent plays by a negamax search of
+--depth plies (default 4, every drop at every node, all games of the batch
+at once in numpy), scoring a completed line as a win and the leaves by the
+learned value: the search is part of the agent. --eval-only with no --load
+plays the same search on zero weights (a win or a loss within reach is all
+it sees), which shows what the search does without the learning.
+
+Both are evaluated against the library's bots through a VectorEnv with an
+opponent (agent alternating X and O): win, draw and loss rates over 1,000
+games against random and the perfect bot (3x3), and 200 games against the
+strong bot at each of --budgets (Connect Four; node budgets, default 10 and
+100), where the agent's first move in each game is random, as the bot and
+the agent otherwise play the same two games over and over.
 Needs numpy; matplotlib for --plot.
 """
 
@@ -85,13 +96,37 @@ def windows(width, height, k):
     return np.array(out, dtype=np.int64)
 
 
+# A pattern's digits are the cells of a window, 0 empty, 1 the mover's, 2
+# the other side's; SWAP exchanges the sides of a cell code.
+SWAP = np.array([0, 2, 1], dtype=np.int8)
+WIN = 1000.0  # a won line, above any sum of window weights
+
+
 class WindowAgent:
-    def __init__(self, width=7, height=6, k=4):
+    """The value of a position for the side that has just moved: one
+    weight per (window, contents), summed. It acts by a negamax search of
+    `depth` plies over every drop (1: greedy on afterstates), the learned
+    value scoring the leaves and a completed line scoring WIN (sooner wins
+    higher); ties are broken at random."""
+
+    def __init__(self, width=7, height=6, k=4, depth=1, rng=None):
         self.width, self.height = width, height
         self.windows = windows(width, height, k)
         self.powers = 3 ** np.arange(k, dtype=np.int64)
         self.w = np.zeros((len(self.windows), 3 ** k), dtype=np.float32)
         self.rows = np.arange(len(self.windows))
+        self.depth = depth
+        self.rng = rng or np.random.default_rng(0)
+        self.line = int(self.powers.sum())  # a window of 1s; of 2s is twice that
+        digits = (np.arange(3 ** k)[:, None] // self.powers) % 3
+        # swapped[p]: pattern p with the sides exchanged
+        self.swapped = (SWAP[digits] @ self.powers).astype(np.int64)
+        # cell codes @ spread = the windows' patterns (a float product, exact)
+        self.spread = np.zeros((width * height, len(self.windows)), dtype=np.float32)
+        for i, power in enumerate(self.powers):
+            self.spread[self.windows[:, i], self.rows] = power
+        self.spread_int = self.spread.astype(np.int32)
+        self.offsets = (self.rows * 3 ** k).astype(np.int32)
 
     def afterstates(self, obs, mask):
         """Each drop's board from the dropping side's view, as window
@@ -112,7 +147,50 @@ class WindowAgent:
         return self.w[self.rows, patterns].sum(axis=-1)
 
     def act(self, obs, mask):
-        return legal_argmax(self.values(self.afterstates(obs, mask)), mask)
+        if self.depth <= 1:
+            values = self.values(self.afterstates(obs, mask))
+        else:
+            n = obs.shape[0]
+            codes = (obs[:, 0].reshape(n, -1) + 2 * obs[:, 1].reshape(n, -1)).astype(np.float32)
+            patterns = (codes @ self.spread).astype(np.int32)
+            heights = (codes.reshape(n, self.height, self.width) > 0).sum(axis=1)
+            # the weights of each pattern for the side that has just moved,
+            # patterns being seen by the side to move at the root (1)
+            self.leaf_tables = {1: self.w.ravel(), 2: self.w[:, self.swapped].ravel()}
+            values = self.search(patterns, heights, 1, self.depth)
+        values = values + self.rng.random(values.shape) * 1e-6
+        return legal_argmax(values, mask)
+
+    def search(self, patterns, heights, side, depth, chunk=4096):
+        """Negamax: (games, width) values of each drop for `side` (1 the
+        root's mover, 2 the other), searched `depth` plies, from the
+        positions' window patterns (digits 1 and 2 for the two sides) and
+        column heights; -inf for a full column."""
+        if len(patterns) > chunk:
+            return np.concatenate([
+                self.search(patterns[i:i + chunk], heights[i:i + chunk], side, depth)
+                for i in range(0, len(patterns), chunk)])
+        width, height = self.width, self.height
+        g, c = np.nonzero(heights < height)
+        cells = (height - 1 - heights[g, c]) * width + c
+        child = patterns[g] + side * self.spread_int[cells]
+        child_heights = heights[g]
+        child_heights[np.arange(len(g)), c] += 1
+        won = (child == side * self.line).any(axis=1)
+        full = child_heights.sum(axis=1) == width * height
+        if depth == 1:
+            value = np.take(self.leaf_tables[side], child + self.offsets).sum(axis=1)
+        else:
+            value = np.zeros(len(g), dtype=np.float32)
+            going = ~won & ~full
+            if going.any():
+                value[going] = -self.search(child[going], child_heights[going], 3 - side,
+                                            depth - 1).max(axis=1)
+        value[full] = 0.0
+        value[won] = WIN + depth
+        out = np.full(heights.shape, -np.inf, dtype=np.float32)
+        out[g, c] = value
+        return out
 
     def train(self, env, steps, rng, epsilon=0.1, rate=0.005):
         obs, infos = env.reset()
@@ -180,36 +258,32 @@ def evaluate(agent, env_args, opponent, games, seed, budget=0, random_openings=F
     return counts / max(finished, 1)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", choices=["tictactoe", "connect4"], default="tictactoe")
-    parser.add_argument("--steps", type=int, default=0, help="training steps (moves)")
-    parser.add_argument("--minutes", type=float, default=25.0, help="time limit")
-    parser.add_argument("--envs", type=int, default=1024)
-    parser.add_argument("--eval-games", type=int, default=1000)
-    parser.add_argument("--budget", type=int, default=1000, help="the strong bot's node budget")
-    parser.add_argument("--plot", help="save the learning curve here (PNG)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--save", help="save the learned table or weights here (.npy)")
-    parser.add_argument("--ci", action="store_true",
-                        help="a few thousand steps; fails unless the win rate goes up")
-    args = parser.parse_args()
+def run(args, game, ci=False):
+    """Trains and evaluates one agent; returns its learning curve, a list
+    of (steps, win rate vs random, [(win, draw, loss) vs each bot]), and
+    the bots' labels."""
     rng = np.random.default_rng(args.seed)
-
-    if args.game == "tictactoe":
+    depth, budgets = args.depth, args.budgets.split(",")
+    envs, eval_games = args.envs, args.eval_games
+    if game == "tictactoe":
         env_args = dict(width=3, height=3, k=3)
         agent = TableAgent(9)
-        steps = args.steps or 3_000_000
-        chunk = 200_000
+        steps, chunk = args.steps or 3_000_000, 200_000
+        if ci:
+            steps, chunk, envs, eval_games = 6000, 2000, 64, 300
+        bots = [("perfect", "perfect", 0, False)]
     else:
         env_args = dict(width=7, height=6, k=4, gravity=True)
-        agent = WindowAgent()
-        steps = args.steps or 50_000_000
-        chunk = 1_000_000
-    envs = args.envs
-    eval_games = args.eval_games
-    if args.ci:
-        steps, chunk, envs, eval_games = 6000, 2000, 64, 300
+        steps, chunk = args.steps or 50_000_000, 2_000_000
+        if ci:
+            steps, chunk, envs, eval_games, depth, budgets = 400_000, 200_000, 1024, 100, 2, ["10"]
+        agent = WindowAgent(depth=depth, rng=np.random.default_rng(args.seed + 1))
+        bots = [("strong(%s)" % b, "strong", int(b), True) for b in budgets]
+    if args.load:
+        if game == "tictactoe":
+            agent.q[:] = np.load(args.load)
+        else:
+            agent.w[:] = np.load(args.load)
     env = ttt.VectorEnv(envs, obs_dtype=np.uint8, seed=args.seed, **env_args)
     curve = []
     start = time.time()
@@ -217,51 +291,101 @@ def main():
 
     def report():
         vs_random = evaluate(agent, env_args, "random", eval_games, 1000 + trained % 997)
-        if args.game == "tictactoe":
-            vs_bot, bot = evaluate(agent, env_args, "perfect", eval_games, 7), "perfect"
-        else:
-            vs_bot = evaluate(agent, env_args, "strong", min(eval_games, 200), 7, args.budget,
-                              random_openings=True)
-            bot = "strong(%d), random first moves" % args.budget
-        curve.append((trained, vs_random[0], vs_bot[0], vs_bot[2]))
-        print("%11d steps %6.0fs  vs random: win %.3f draw %.3f loss %.3f   "
-              "vs %s: win %.3f draw %.3f loss %.3f" % (
-                  trained, time.time() - start, *vs_random, bot, *vs_bot), flush=True)
-        return vs_random, vs_bot
+        results = []
+        line = "%11d steps %6.0fs  random: %.3f %.3f %.3f" % (
+            trained, time.time() - start, *vs_random)
+        for label, opponent, budget, openings in bots:
+            games = min(eval_games, 200) if openings else eval_games
+            result = evaluate(agent, env_args, opponent, games, 7, budget,
+                              random_openings=openings)
+            results.append(result)
+            line += "   %s: %.3f %.3f %.3f" % (label, *result)
+        curve.append((trained, vs_random[0], results))
+        print(line + "  (%.0fs)" % (time.time() - start), flush=True)
+        return vs_random, results
 
-    first, _ = report()
-    while trained < steps and time.time() - start < args.minutes * 60:
+    print("%s: win, draw and loss rates of the agent%s against random (%d games) and %s "
+          "(%d games%s)" % (game, "" if game == "tictactoe" else
+                            " (a %d-ply search on the learned value)" % depth,
+                            eval_games, ", ".join(b[0] for b in bots),
+                            eval_games if game == "tictactoe" else min(eval_games, 200),
+                            "" if game == "tictactoe" else
+                            ", the agent's first move random"), flush=True)
+    report()
+    while not args.eval_only and trained < steps and time.time() - start < args.minutes * 60:
         agent.train(env, chunk, rng)
         trained += chunk
-        last, vs_bot = report()
-        if args.game == "tictactoe" and not args.ci and vs_bot[2] == 0 and last[2] == 0:
+        last, vs_bots = report()
+        if game == "tictactoe" and not ci and vs_bots[0][2] == 0 and last[2] == 0:
             print("no loss to the perfect bot in %d games: done" % eval_games)
             break
-
+    env.close()
     if args.save:
-        np.save(args.save, agent.q if args.game == "tictactoe" else agent.w)
+        np.save(args.save, agent.q if game == "tictactoe" else agent.w)
         print("saved:", args.save)
-    if args.plot:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
+    return curve, [b[0] for b in bots]
+
+
+def plot(path, runs):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    figure, axes = plt.subplots(1, len(runs), figsize=(7 * len(runs), 4), squeeze=False)
+    for ax, (game, (curve, labels)) in zip(axes[0], runs.items()):
         xs = [c[0] for c in curve]
-        plt.figure(figsize=(7, 4))
-        plt.plot(xs, [c[1] for c in curve], label="win rate vs random")
-        plt.plot(xs, [c[2] for c in curve], label="win rate vs bot")
-        plt.plot(xs, [c[3] for c in curve], label="loss rate vs bot")
-        plt.xlabel("training steps (moves)")
-        plt.ylim(-0.02, 1.02)
-        plt.title("%s, self-play on ttt.VectorEnv" % args.game)
-        plt.legend()
-        plt.tight_layout()
-        plt.savefig(args.plot)
-        print("plot:", args.plot)
+        ax.plot(xs, [c[1] for c in curve], label="win rate vs random")
+        for i, label in enumerate(labels):
+            ax.plot(xs, [c[2][i][0] for c in curve], label="win rate vs %s" % label)
+            ax.plot(xs, [c[2][i][2] for c in curve], ":", label="loss rate vs %s" % label)
+        ax.set_xlabel("training steps (moves)")
+        ax.set_ylim(-0.02, 1.02)
+        ax.set_title("%s, self-play on ttt.VectorEnv" % game)
+        ax.legend()
+    figure.tight_layout()
+    figure.savefig(path)
+    print("plot:", path)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", choices=["tictactoe", "connect4"], default="tictactoe")
+    parser.add_argument("--steps", type=int, default=0, help="training steps (moves)")
+    parser.add_argument("--minutes", type=float, default=25.0, help="time limit")
+    parser.add_argument("--envs", type=int, default=1024)
+    parser.add_argument("--eval-games", type=int, default=1000)
+    parser.add_argument("--budgets", default="10,100",
+                        help="the strong bot's node budgets, comma-separated (Connect Four)")
+    parser.add_argument("--depth", type=int, default=4,
+                        help="plies the Connect Four agent searches when it plays (1: greedy)")
+    parser.add_argument("--load", help="start from weights saved by --save (.npy)")
+    parser.add_argument("--eval-only", action="store_true",
+                        help="evaluate the agent (loaded, or untrained: zero weights) and stop")
+    parser.add_argument("--plot", help="save the learning curve here (PNG)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--save", help="save the learned table or weights here (.npy)")
+    parser.add_argument("--ci", action="store_true",
+                        help="short runs of both games; fails unless learning moves the "
+                             "win rate up")
+    args = parser.parse_args()
+    if args.ci and (args.load or args.save or args.eval_only):
+        parser.error("--ci trains from scratch: no --load, --save or --eval-only")
+    games = ["tictactoe", "connect4"] if args.ci else [args.game]
+    runs = {game: run(args, game, args.ci) for game in games}
+    if args.plot:
+        plot(args.plot, runs)
     if args.ci:
-        if not curve[-1][1] > first[0]:
-            sys.exit("train.py --ci: the win rate against random did not go up "
-                     "(%.3f -> %.3f)" % (first[0], curve[-1][1]))
-        print("train.py --ci: win rate against random %.3f -> %.3f" % (first[0], curve[-1][1]))
+        # 3x3: the win rate against random; Connect Four: against the strong
+        # bot (its 2-ply search beats random on zero weights already)
+        checks = [("tictactoe", "random", lambda c: c[1]),
+                  ("connect4", "strong(10)", lambda c: c[2][0][0])]
+        for game, opponent, rate in checks:
+            curve = runs[game][0]
+            before, after = rate(curve[0]), rate(curve[-1])
+            if not after > before:
+                sys.exit("train.py --ci: %s, the win rate against %s did not go up "
+                         "(%.3f -> %.3f)" % (game, opponent, before, after))
+            print("train.py --ci: %s, win rate against %s %.3f -> %.3f"
+                  % (game, opponent, before, after))
 
 
 if __name__ == "__main__":
