@@ -144,14 +144,17 @@ static int uses_bits(const ttt_batch_config *config)
             config->opponent == TTT_BOT_RANDOM);
 }
 
-/* A bit game's size with its moves, order[] and slots (room for whole
- * words: bit_clear copies them so), or 0 off the bit path. */
+/* A bit game's size with its moves, order[] and slots, and room for
+ * bit_clear's whole-word copies to run up to 7 bytes past the slots, or 0
+ * off the bit path. Counted from where moves[] starts, not from
+ * sizeof(bit_game): where uint64_t aligns to 4 bytes (i386) the struct's
+ * tail padding is 3 bytes, not 7. */
 static size_t bit_stride(const ttt_batch_config *config)
 {
     if (!uses_bits(config))
         return 0;
     size_t cells = (size_t)config->width * (size_t)config->height;
-    return (sizeof(bit_game) + 3 * cells + 7) / 8 * 8;
+    return (offsetof(bit_game, moves) + 3 * cells + 7 + 7) / 8 * 8;
 }
 
 /* The slot size and the whole block's size, or 0 on overflow. */
