@@ -203,19 +203,25 @@ static void opponent_move(ttt_batch *batch, size_t index)
     (void)ttt_play_next(game, row, col, NULL);
 }
 
-/* Empties game index for a new game; the agent takes its side for it
- * (the first side on a first game, else per the agent rule) and the
- * opponent opens when the agent is O. */
+/* With an opponent: the agent's side in game index's new game, recorded
+ * (the first side on a first game, else per the agent rule). */
+static int take_agent_side(ttt_batch *batch, size_t index, int first)
+{
+    int side = batch->agent_rule;
+    if (side == 0)
+        side = first ? TTT_X : -batch->agent[index];
+    batch->agent[index] = side == TTT_X ? (int8_t)TTT_X : (int8_t)TTT_O;
+    return side;
+}
+
+/* Empties game index for a new game; the agent takes its side for it and
+ * the opponent opens when the agent is O. */
 static void start_game(ttt_batch *batch, size_t index, int first)
 {
     (void)ttt_game_reset(game_at(batch, index));
     if (batch->opponent == TTT_BATCH_SELF_PLAY)
         return;
-    int side = batch->agent_rule;
-    if (side == 0)
-        side = first ? TTT_X : -batch->agent[index];
-    batch->agent[index] = side == TTT_X ? (int8_t)TTT_X : (int8_t)TTT_O;
-    if (side == TTT_O)
+    if (take_agent_side(batch, index, first) == TTT_O)
         opponent_move(batch, index);
 }
 
@@ -413,11 +419,7 @@ static void bit_start(ttt_batch *batch, size_t index, int first)
     bit_clear(batch, game);
     if (batch->opponent == TTT_BATCH_SELF_PLAY)
         return;
-    int side = batch->agent_rule;
-    if (side == 0)
-        side = first ? TTT_X : -batch->agent[index];
-    batch->agent[index] = side == TTT_X ? (int8_t)TTT_X : (int8_t)TTT_O;
-    if (side == TTT_O)
+    if (take_agent_side(batch, index, first) == TTT_O)
         /* One mark ends no game here (K >= 3, ply limit not 1). */
         (void)bit_opponent(batch, index, game, batch->k, batch->gravity, 0);
 }
