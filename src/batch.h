@@ -83,6 +83,9 @@ struct ttt_batch {
     uint8_t cell_bit[BIT_CELLS]; /* row-major cell -> bit */
     uint8_t bit_cell[BIT_CELLS]; /* bit -> row-major cell */
     uint8_t fresh[2 * BIT_CELLS]; /* an empty board's order[] and slots */
+    /* On 3x3 with K = 3, bit m of wins_3x3 (a set of cells in the board's
+     * 11 bits) tells whether m holds a line: one load, not eight shifts. */
+    uint64_t wins_3x3[32];
 };
 
 static inline ttt_game *ttt__batch_game_at(const ttt_batch *batch, size_t index)

@@ -70,6 +70,8 @@ static inline uint64_t runs_of(uint64_t cells, int k, int shift)
 static inline int bit_has_line(const ttt_batch *batch, uint64_t cells, int k,
                                int pitch)
 {
+    if (pitch == 4 && k == 3) /* only 3x3 passes these: see bit_step */
+        return (int)(batch->wins_3x3[cells >> 6 & 31] >> (cells & 63) & 1);
     if (pitch)
         return (runs_of(cells, k, 1) | runs_of(cells, k, pitch) |
                 runs_of(cells, k, pitch + 1) |
@@ -247,6 +249,11 @@ void ttt__batch_bits_setup(ttt_batch *batch, const ttt_batch_config *config)
         batch->column_mask |= UINT64_C(1) << (row * batch->pitch);
     }
     batch->row_mask = (UINT64_C(1) << width) - 1;
+    if (width == 3 && height == 3 && k == 3)
+        for (uint64_t cells = 0; cells < 32 * 64; cells++)
+            if ((cells & ~batch->cells_mask) == 0 &&
+                bit_has_line(batch, cells, k, 0))
+                batch->wins_3x3[cells >> 6] |= UINT64_C(1) << (cells & 63);
 }
 
 /* Game index's slot made the game its bit game is: reset, then its moves
@@ -327,9 +334,10 @@ static TTT__ALWAYS_INLINE void bit_step_k(ttt_batch *batch,
     }
 }
 
-/* bit_step_k with constants for tic-tac-toe and Connect Four, for other
- * boards with K = 3 without gravity, K = 4 with or without, and K = 5
- * without, and with none for the rest. */
+/* bit_step_k with constants for tic-tac-toe (whose pitch 4 with K = 3
+ * makes bit_has_line read wins_3x3) and Connect Four, for other boards
+ * with K = 3 without gravity, K = 4 with or without, and K = 5 without,
+ * and with none for the rest. */
 void ttt__batch_bits_step(ttt_batch *batch, const int32_t *actions,
                      const ttt_batch_outputs *out)
 {

@@ -342,7 +342,7 @@ static void test_opponents(void **state)
 }
 
 /* Boards of up to 64 cells with self-play or the random opponent are kept
- * as bitboards (src/batch.c's bit path); bigger ones, and the searching
+ * as bitboards (src/batch_bits.c); bigger ones, and the searching
  * opponents, as ttt_games. Many random games on the bit path's shapes, on
  * both sides of its 64-bit limit and with every rule, against single games
  * moved by the game's own calls: the same outputs, boards, move histories,
@@ -355,6 +355,8 @@ static void test_bit_path_against_single_games(void **state)
     static const int cases[][10] = {
         {3, 3, 3, 0, 0, 0, 0, 1, 0, 0},
         {3, 3, 3, 0, 1, 1, 0, 1, TTT_O, 1},
+        {3, 3, 3, 0, 0, 0, 0, 0, 0, 0},   /* self-play: wins_3x3 alone */
+        {3, 3, 3, 0, 1, 0, 7, 0, 0, 1},
         {4, 4, 3, 0, 0, 1, 11, 1, 0, 1},
         {4, 4, 4, 0, 1, 0, 0, 0, 0, 0},
         {7, 6, 4, 1, 0, 0, 0, 1, 0, 0},
