@@ -2,7 +2,8 @@
 
 Usage:
     python3 examples/python/train.py --game tictactoe [--steps N] [--plot curve.png]
-    python3 examples/python/train.py --game connect4 [--minutes M] [--depth D] [--plot curve.png]
+    python3 examples/python/train.py --game connect4 [--steps N] [--minutes M] [--depth D]
+                                     [--plot curve.png] [--save w.npy]
     python3 examples/python/train.py --game connect4 --eval-only [--load w.npy] [--depth D]
     python3 examples/python/train.py --ci      # 3x3, a few thousand steps: the win rate must go up
 
@@ -21,11 +22,15 @@ plays the same search on zero weights (a win or a loss within reach is all
 it sees), which shows what the search does without the learning.
 
 Both are evaluated against the library's bots through a VectorEnv with an
-opponent (agent alternating X and O): win, draw and loss rates over 1,000
-games against random and the perfect bot (3x3), and 200 games against the
-strong bot at each of --budgets (Connect Four; node budgets, default 10 and
-100), where the agent's first move in each game is random, as the bot and
-the agent otherwise play the same two games over and over.
+opponent after every chunk of training: win, draw and loss rates over 1,000
+games against random and the perfect bot (3x3, from the empty board, agent
+alternating X and O), and 200 games against the strong bot at each of
+--budgets (Connect Four; node budgets, default 10 and 100) from 100 random
+openings of four drops, each played once from either side: the bot and the
+search are deterministic, so from the empty board they would play the same
+two games over and over. Connect Four keeps the checkpoint that won most
+against the first bot, and tests it at the end on --test-games fresh games
+(other seeds) against random and each bot: that is the agent's result.
 Needs numpy; matplotlib for --plot.
 """
 
@@ -231,23 +236,16 @@ class WindowAgent:
 # ---------------------------------------------------------------------------
 
 
-def evaluate(agent, env_args, opponent, games, seed, budget=0, random_openings=False):
-    """(win, draw, loss) rates of the greedy agent over `games` games. With
-    random_openings the agent's first move of each game is a random one, so
-    that a bot which plays almost deterministically meets different games."""
+def evaluate(agent, env_args, opponent, games, seed, budget=0):
+    """(win, draw, loss) rates of the greedy agent over `games` games from
+    the empty board, colours alternating."""
     env = ttt.VectorEnv(min(games, 250), opponent=opponent, agent="alternate",
                         opponent_budget=budget, obs_dtype=np.uint8, **env_args)
     obs, infos = env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
     counts = np.zeros(3, dtype=np.int64)
     finished = 0
     for _ in range(1000):
-        mask = infos["action_mask"]
-        actions = agent.act(obs, mask)
-        if random_openings:
-            opening = obs.reshape(len(obs), -1).sum(axis=1) < 2
-            actions = np.where(opening, random_legal(mask, rng), actions)
-        obs, rewards, terminated, truncated, infos = env.step(actions)
+        obs, rewards, terminated, truncated, infos = env.step(agent.act(obs, infos["action_mask"]))
         done = terminated | truncated
         for r in rewards[done][: games - finished]:
             counts[0 if r > 0 else 1 if r == 0 else 2] += 1
@@ -258,10 +256,84 @@ def evaluate(agent, env_args, opponent, games, seed, budget=0, random_openings=F
     return counts / max(finished, 1)
 
 
+def evaluate_openings(agent, env_args, budget, pairs, plies, seed):
+    """(win, draw, loss) rates of the greedy agent against the strong bot
+    over `pairs` random openings of `plies` drops, each played twice: once
+    with the agent to move after it, once with the bot (its move is asked
+    of ttt.Game.best_move, as the environment's bot would choose it). The
+    agent and the bot search deterministically from a position, so games
+    from the empty board would repeat one game per colour; the openings
+    make every pair a different game, and playing each from both sides
+    cancels the openings' own advantage."""
+    rng = np.random.default_rng(seed)
+    lines = []
+    while len(lines) < 2 * pairs:
+        game = ttt.Game(width=env_args["width"], height=env_args["height"],
+                        k=env_args["k"], gravity=True)
+        moves = []
+        for _ in range(plies):  # a column of `plies` drops or fewer has room
+            col = int(rng.integers(env_args["width"]))
+            game.drop(col)
+            moves.append(col)
+        if game.state != ttt.IN_PROGRESS:
+            game.close()
+            continue  # a line inside the opening: draw another
+        _, col = game.best_move(ttt.BOT_STRONG, budget, ttt.Seed(int(rng.integers(2 ** 63))))
+        game.close()
+        lines += [moves, moves + [col]]
+    env = ttt.VectorEnv(len(lines), opponent="strong", opponent_budget=budget,
+                        obs_dtype=np.uint8, **env_args)
+    # set_moves rewrites the arrays that reset returned, in place
+    obs, infos = env.reset(seed=seed)
+    for index, moves in enumerate(lines):
+        env.set_moves(index, moves)
+    result = np.full(len(lines), np.nan)
+    for _ in range(env_args["width"] * env_args["height"]):
+        obs, rewards, terminated, truncated, infos = env.step(agent.act(obs, infos["action_mask"]))
+        done = (terminated | truncated) & np.isnan(result)
+        result[done] = rewards[done]
+        if not np.isnan(result).any():
+            break
+    env.close()
+    return np.array([(result > 0).mean(), (result == 0).mean(), (result < 0).mean()])
+
+
+def test(agent, env_args, bots, best, games):
+    """Plays the chosen checkpoint's weights (agent keeps them) on games
+    none of the checkpoints was judged by: other seeds, more games.
+    Returns (steps, [(win, draw, loss) against each bot])."""
+    (_, steps, weights) = best
+    agent.w[:] = weights
+    line = "chosen: the checkpoint at %d steps; on %d fresh games: random: %.3f %.3f %.3f" % (
+        steps, games, *evaluate(agent, env_args, "random", games, TEST_SEED))
+    results = [vs_bot(agent, env_args, bot, games, TEST_SEED + 1) for bot in bots]
+    for bot, result in zip(bots, results):
+        line += "   %s: %.3f %.3f %.3f" % (bot[0], *result)
+    print(line, flush=True)
+    return steps, results
+
+
+def vs_bot(agent, env_args, bot, games, seed):
+    """(win, draw, loss) rates against one of run()'s bots: from random
+    openings of `plies` drops if it has them, else from the empty board."""
+    _, opponent, budget, plies = bot
+    if plies:
+        return evaluate_openings(agent, env_args, budget, games // 2, plies, seed)
+    return evaluate(agent, env_args, opponent, games, seed, budget)
+
+
+# The random drops that open each game against the strong bot.
+OPENING_PLIES = 4
+
+# The seeds of the final test's games, unlike any checkpoint's (those use
+# 7 and 1000..1996).
+TEST_SEED = 20261202
+
+
 def run(args, game, ci=False):
     """Trains and evaluates one agent; returns its learning curve, a list
-    of (steps, win rate vs random, [(win, draw, loss) vs each bot]), and
-    the bots' labels."""
+    of (steps, win rate vs random, [(win, draw, loss) vs each bot]), the
+    bots' labels and the chosen checkpoint's test (see test), or None."""
     rng = np.random.default_rng(args.seed)
     depth, budgets = args.depth, args.budgets.split(",")
     envs, eval_games = args.envs, args.eval_games
@@ -271,14 +343,14 @@ def run(args, game, ci=False):
         steps, chunk = args.steps or 3_000_000, 200_000
         if ci:
             steps, chunk, envs, eval_games = 6000, 2000, 64, 300
-        bots = [("perfect", "perfect", 0, False)]
+        bots = [("perfect", "perfect", 0, 0)]  # (label, opponent, budget, opening plies)
     else:
         env_args = dict(width=7, height=6, k=4, gravity=True)
         steps, chunk = args.steps or 50_000_000, 2_000_000
         if ci:
             steps, chunk, envs, eval_games, depth, budgets = 400_000, 200_000, 1024, 100, 2, ["10"]
         agent = WindowAgent(depth=depth, rng=np.random.default_rng(args.seed + 1))
-        bots = [("strong(%s)" % b, "strong", int(b), True) for b in budgets]
+        bots = [("strong(%s)" % b, "strong", int(b), OPENING_PLIES) for b in budgets]
     if args.load:
         if game == "tictactoe":
             agent.q[:] = np.load(args.load)
@@ -289,19 +361,26 @@ def run(args, game, ci=False):
     start = time.time()
     trained = 0
 
+    best = None  # (validation key, steps, weights) of the best checkpoint
+
     def report():
+        nonlocal best
         vs_random = evaluate(agent, env_args, "random", eval_games, 1000 + trained % 997)
         results = []
         line = "%11d steps %6.0fs  random: %.3f %.3f %.3f" % (
             trained, time.time() - start, *vs_random)
-        for label, opponent, budget, openings in bots:
-            games = min(eval_games, 200) if openings else eval_games
-            result = evaluate(agent, env_args, opponent, games, 7, budget,
-                              random_openings=openings)
+        for bot in bots:
+            result = vs_bot(agent, env_args, bot, min(eval_games, 200) if bot[3] else eval_games,
+                            7)
             results.append(result)
-            line += "   %s: %.3f %.3f %.3f" % (label, *result)
+            line += "   %s: %.3f %.3f %.3f" % (bot[0], *result)
         curve.append((trained, vs_random[0], results))
         print(line + "  (%.0fs)" % (time.time() - start), flush=True)
+        # Checkpoints are chosen on these games (the validation set): the
+        # first bot's win rate, then the win rate against random.
+        key = (results[0][0], vs_random[0])
+        if game == "connect4" and (best is None or key > best[0]):
+            best = (key, trained, agent.w.copy())
         return vs_random, results
 
     print("%s: win, draw and loss rates of the agent%s against random (%d games) and %s "
@@ -310,7 +389,8 @@ def run(args, game, ci=False):
                             eval_games, ", ".join(b[0] for b in bots),
                             eval_games if game == "tictactoe" else min(eval_games, 200),
                             "" if game == "tictactoe" else
-                            ", the agent's first move random"), flush=True)
+                            ", from %d-drop random openings, each played from both sides"
+                            % OPENING_PLIES), flush=True)
     report()
     while not args.eval_only and trained < steps and time.time() - start < args.minutes * 60:
         agent.train(env, chunk, rng)
@@ -320,18 +400,21 @@ def run(args, game, ci=False):
             print("no loss to the perfect bot in %d games: done" % eval_games)
             break
     env.close()
+    tested = None
+    if best is not None and not args.eval_only:
+        tested = test(agent, env_args, bots, best, eval_games if ci else args.test_games)
     if args.save:
         np.save(args.save, agent.q if game == "tictactoe" else agent.w)
         print("saved:", args.save)
-    return curve, [b[0] for b in bots]
+    return curve, [b[0] for b in bots], tested
 
 
 def plot(path, runs):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    figure, axes = plt.subplots(1, len(runs), figsize=(7 * len(runs), 4), squeeze=False)
-    for ax, (game, (curve, labels)) in zip(axes[0], runs.items()):
+    figure, axes = plt.subplots(1, len(runs), figsize=(10 * len(runs), 4), squeeze=False)
+    for ax, (game, (curve, labels, tested)) in zip(axes[0], runs.items()):
         xs = [c[0] for c in curve]
         ax.plot(xs, [c[1] for c in curve], label="win rate vs random")
         for i, label in enumerate(labels):
@@ -340,7 +423,11 @@ def plot(path, runs):
         ax.set_xlabel("training steps (moves)")
         ax.set_ylim(-0.02, 1.02)
         ax.set_title("%s, self-play on ttt.VectorEnv" % game)
-        ax.legend()
+        if tested:
+            steps, results = tested
+            ax.plot([steps], [results[0][0]], "k*", markersize=12,
+                    label="win rate vs %s, chosen checkpoint, fresh games" % labels[0])
+        ax.legend(fontsize="small", loc="upper left", bbox_to_anchor=(1.01, 1.0))
     figure.tight_layout()
     figure.savefig(path)
     print("plot:", path)
@@ -360,6 +447,9 @@ def main():
     parser.add_argument("--load", help="start from weights saved by --save (.npy)")
     parser.add_argument("--eval-only", action="store_true",
                         help="evaluate the agent (loaded, or untrained: zero weights) and stop")
+    parser.add_argument("--test-games", type=int, default=1000,
+                        help="games of the final test of the chosen Connect Four checkpoint, "
+                             "against random and each bot")
     parser.add_argument("--plot", help="save the learning curve here (PNG)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--save", help="save the learned table or weights here (.npy)")
