@@ -882,6 +882,21 @@ done
 [ "$bad" -eq 0 ]
 report "every echoed argument of a usage error has its control bytes escaped" $?
 
+# A file name is echoed the same way by replay, play --save and match
+# --record (whole, however long a real path can be: only past 8 KiB is it
+# cut).
+bad=0
+for args in "replay $tmp/$esc" "play --save $tmp/$esc/game.ttt" \
+    "match --x random --o random --games 1 --record $tmp/$esc"; do
+    # shellcheck disable=SC2086 # each case is words to split
+    echoes_escaped $args || { echo "# not escaped: ttt $args" | tr '\033\007' '??'; bad=1; }
+done
+printf 'not a record' >"$tmp/$esc.ttt"
+"$TTT" replay "$tmp/$esc.ttt" >"$out" 2>"$err"
+[ $? -eq 2 ] && ! grep -q "$(printf '\033')" "$err" && grep -q 'x1B]0;pwned.*byte' "$err" || bad=1
+[ "$bad" -eq 0 ]
+report "every file name an error echoes has its control bytes escaped" $?
+
 play 'b2\n\033[2Jzz\nquit\n' --o human
 ends_with "unfinished" && ! grep -q "$(printf '\033')" "$out" &&
     grep -q 'x1B\[2Jzz' "$out"

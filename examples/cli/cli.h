@@ -21,6 +21,10 @@
  * SHOWN_BYTES bytes of it, each shown as at most 4 bytes ("\x1B"), and "...". */
 #define SHOWN_BYTES 40
 #define SHOWN_CAP (4 * SHOWN_BYTES + 4)
+/* A file path echoed back: the same escapes, cut only past 8 KiB (twice
+ * PATH_MAX's usual 4096 bytes: a relative name may be longer). */
+#define SHOWN_PATH_BYTES 8192
+#define SHOWN_PATH_CAP (4 * SHOWN_PATH_BYTES + 4)
 /* The perfect player's default node budget per move. The empty 4x4 board
  * takes the solver thousands of positions, (5,5,4) millions: seconds or
  * more at every move. So beyond 4x4 the perfect player gives up within a
@@ -113,6 +117,8 @@ int side_index(int mark);
 const char *cell_name(int row, int col, char *buf);
 const char *result_text(int state);
 const char *shown_text(const char *text, char *buf);
+/* shown_text for a file path, into buf of SHOWN_PATH_CAP bytes. */
+const char *shown_path(const char *path, char *buf);
 const char *value_name(int value);
 double now_ms(void);
 const char *player_kind_name(enum player_kind kind);

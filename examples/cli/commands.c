@@ -39,8 +39,9 @@ static int cmd_play(int argc, char **argv)
     if (o.save_path != NULL) {
         const char *why = "";
         if (check_writable(o.save_path, &why) != 0) {
+            char shown[SHOWN_PATH_CAP];
             fprintf(stderr, "ttt: play: --save: cannot write %s: %s\n",
-                    o.save_path, why);
+                    shown_path(o.save_path, shown), why);
             return EXIT_USAGE;
         }
     }
@@ -81,10 +82,12 @@ static int cmd_play(int argc, char **argv)
 
     if (o.save_path != NULL) {
         const char *why = "";
+        char shown[SHOWN_PATH_CAP];
+        shown_path(o.save_path, shown);
         if (save_record(s.game, o.save_path, &why) == 0) {
-            printf("saved %d moves to %s\n", ttt_ply(s.game), o.save_path);
+            printf("saved %d moves to %s\n", ttt_ply(s.game), shown);
         } else {
-            fprintf(stderr, "ttt: play: cannot save %s: %s\n", o.save_path, why);
+            fprintf(stderr, "ttt: play: cannot save %s: %s\n", shown, why);
             computer_failed = 1; /* exit status 1: the record is lost */
         }
     }
@@ -149,7 +152,7 @@ static int read_file(const char *path, size_t max, char **text, size_t *len)
 
 static int cmd_replay(int argc, char **argv)
 {
-    char name[NAME_CAP], rules[64];
+    char name[NAME_CAP], rules[64], shown[SHOWN_PATH_CAP];
     char *text = NULL;
     size_t len = 0, offset = 0;
     ttt_game *g = NULL;
@@ -159,20 +162,21 @@ static int cmd_replay(int argc, char **argv)
         fprintf(stderr, "ttt: replay needs exactly one FILE\n");
         return usage_error();
     }
+    shown_path(argv[0], shown);
     if (read_file(argv[0], RECORD_CAP, &text, &len) != 0) {
         if (errno == EFBIG)
             fprintf(stderr,
                     "ttt: %s: larger than 8 MiB (%zu bytes); no saved game "
                     "is that long\n",
-                    argv[0], RECORD_CAP);
+                    shown, RECORD_CAP);
         else
-            fprintf(stderr, "ttt: cannot read %s: %s\n", argv[0], strerror(errno));
+            fprintf(stderr, "ttt: cannot read %s: %s\n", shown, strerror(errno));
         return EXIT_USAGE;
     }
     status = ttt_game_load(text, len, NULL, &g, &offset);
     free(text);
     if (status != TTT_OK) {
-        fprintf(stderr, "ttt: %s: byte %zu: %s\n", argv[0], offset,
+        fprintf(stderr, "ttt: %s: byte %zu: %s\n", shown, offset,
                 ttt_strerror(status));
         return EXIT_USAGE;
     }
@@ -500,7 +504,9 @@ static int match_game(ttt_game *g, struct engine *e,
         if (path == NULL)
             return TTT_E_NOMEM;
         if (save_record(g, path, &why) != 0) {
-            fprintf(stderr, "ttt: match: cannot save %s: %s\n", path, why);
+            char shown[SHOWN_PATH_CAP];
+            fprintf(stderr, "ttt: match: cannot save %s: %s\n",
+                    shown_path(path, shown), why);
             status = TTT_E_INVALID;
         }
         free(path);
@@ -515,7 +521,7 @@ static int check_record_dir(const char *dir)
 {
     struct stat st;
     const char *why = "";
-    char *path;
+    char *path, shown[SHOWN_PATH_CAP];
     int ok;
 
     if (stat(dir, &st) != 0)
@@ -523,7 +529,8 @@ static int check_record_dir(const char *dir)
     else if (!S_ISDIR(st.st_mode))
         why = "not a directory";
     if (*why != '\0') {
-        fprintf(stderr, "ttt: match: --record: %s: %s\n", dir, why);
+        fprintf(stderr, "ttt: match: --record: %s: %s\n", shown_path(dir, shown),
+                why);
         return EXIT_USAGE;
     }
     if ((path = record_path(dir, 1)) == NULL) {
@@ -532,8 +539,8 @@ static int check_record_dir(const char *dir)
     }
     ok = check_writable(path, &why) == 0;
     if (!ok)
-        fprintf(stderr, "ttt: match: --record: cannot write %s: %s\n", path,
-                why);
+        fprintf(stderr, "ttt: match: --record: cannot write %s: %s\n",
+                shown_path(path, shown), why);
     free(path);
     return ok ? 0 : EXIT_USAGE;
 }

@@ -111,24 +111,25 @@ static size_t printable_utf8_length(const unsigned char *text)
     return len;
 }
 
-/* Writes into buf (SHOWN_CAP bytes) the first SHOWN_BYTES bytes or fewer
+/* Writes into buf (4 * limit + 4 bytes) the first limit bytes or fewer
  * of text, cut between UTF-8 characters, as they can safely be shown on a
  * terminal: control bytes and bytes that are not UTF-8 as \xNN, a
  * backslash as \\, and "..." after a cut. Returns buf. */
-const char *shown_text(const char *text, char *buf)
+static const char *shown_bytes(const char *text, char *buf, size_t limit)
 {
+    const size_t cap = 4 * limit + 4;
     const unsigned char *in = (const unsigned char *)text;
     size_t used = 0, n = 0;
 
     while (in[used] != '\0') {
         size_t len = in[used] < 0x80 ? 1 : printable_utf8_length(in + used);
         size_t step = len ? len : 1;
-        if (used + step > SHOWN_BYTES)
+        if (used + step > limit)
             break;
         if (in[used] == '\\') {
-            n += (size_t)snprintf(buf + n, SHOWN_CAP - n, "\\\\");
+            n += (size_t)snprintf(buf + n, cap - n, "\\\\");
         } else if (len == 0 || in[used] < 0x20 || in[used] == 0x7F) {
-            n += (size_t)snprintf(buf + n, SHOWN_CAP - n, "\\x%02X",
+            n += (size_t)snprintf(buf + n, cap - n, "\\x%02X",
                                   (unsigned)in[used]);
         } else {
             memcpy(buf + n, in + used, len);
@@ -136,8 +137,18 @@ const char *shown_text(const char *text, char *buf)
         }
         used += step;
     }
-    snprintf(buf + n, SHOWN_CAP - n, "%s", in[used] != '\0' ? "..." : "");
+    snprintf(buf + n, cap - n, "%s", in[used] != '\0' ? "..." : "");
     return buf;
+}
+
+const char *shown_text(const char *text, char *buf)
+{
+    return shown_bytes(text, buf, SHOWN_BYTES);
+}
+
+const char *shown_path(const char *path, char *buf)
+{
+    return shown_bytes(path, buf, SHOWN_PATH_BYTES);
 }
 
 /* Parses a whole decimal token into [lo, hi]; strtol alone accepts trailing

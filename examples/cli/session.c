@@ -280,14 +280,16 @@ int check_writable(const char *path, const char **why)
 static void save_game(struct session *s, const char *path)
 {
     const char *why = "";
+    char shown[SHOWN_PATH_CAP];
     int saved = save_record(s->game, path, &why);
 
+    shown_path(path, shown);
     if (saved == 0)
-        printf("saved %d moves to %s\n", ttt_ply(s->game), path);
+        printf("saved %d moves to %s\n", ttt_ply(s->game), shown);
     else if (saved == -1)
         printf("save: %s\n", why);
     else
-        printf("save: cannot write %s: %s\n", path, why);
+        printf("save: cannot write %s: %s\n", shown, why);
 }
 
 /* Reads one line of at most INPUT_CAP - 1 bytes into buf, without its line
