@@ -240,16 +240,23 @@ typedef struct solve_timing {
     double wall, cpu;
 } solve_timing;
 
-static solve_timing timed_solve(const ttt_game *game, int flags, uint64_t budget)
+static solve_timing timed_solve_capped(const ttt_game *game, int flags, uint64_t budget,
+                                       size_t table_bytes)
 {
     solve_timing t;
     memset(&t, 0, sizeof t);
     t.solution.size = sizeof t.solution;
     double start = seconds_now(), cpu_start = cpu_seconds_now();
-    t.status = ttt_solve(game, budget, 0, flags, &t.solution, t.best, 64, &t.best_len);
+    t.status = ttt_solve(game, budget, table_bytes, flags, &t.solution, t.best, 64,
+                         &t.best_len);
     t.wall = seconds_now() - start;
     t.cpu = cpu_seconds_now() - cpu_start;
     return t;
+}
+
+static solve_timing timed_solve(const ttt_game *game, int flags, uint64_t budget)
+{
+    return timed_solve_capped(game, flags, budget, 0);
 }
 
 static void gravity_row(FILE *out, const char *board, const char *pass,
@@ -487,7 +494,7 @@ static int pons_score(const ttt_solution *s, int empty)
 }
 
 int bench_connect4_set(FILE *out, const char *path, const char *peer,
-                       uint64_t budget)
+                       uint64_t budget, size_t table_bytes)
 {
     set_line *lines;
     int count;
@@ -524,7 +531,7 @@ int bench_connect4_set(FILE *out, const char *path, const char *peer,
             ttt_game_free(game);
             continue;
         }
-        solve_timing t = timed_solve(game, 0, budget);
+        solve_timing t = timed_solve_capped(game, 0, budget, table_bytes);
         int best_columns = 0;
         for (size_t b = 0; t.status == TTT_OK && b < t.best_len; b++)
             best_columns |= 1 << (t.best[b] % 7);
@@ -966,7 +973,8 @@ int main(int argc, char **argv)
         ok &= bench_perft_gravity(stdout, 7, 6, 4, 8);
     }
     if (set_path)
-        ok &= bench_connect4_set(stdout, set_path, peer, solve_budget);
+        ok &= bench_connect4_set(stdout, set_path, peer, solve_budget,
+                                 table_mib << 20);
     return ok ? 0 : 1;
 }
 #endif
