@@ -45,6 +45,8 @@
  *   - the table keeps, for each position, a lower and an upper bound of its
  *     score and the log of the work its search took; of the two entries of
  *     a bucket the first keeps the costliest search, the second the latest;
+ *   - far from the end, a node first looks up all its children: one whose
+ *     entry already refutes it cuts off without a search;
  *   - the root asks null-window questions: for the value alone "can I
  *     win?", then "can I avoid losing?"; for the exact score a bisection of
  *     the score window that first tries the scores near zero (the cheap
@@ -58,6 +60,14 @@
 #define CHECK_BITS_MAX 44
 #define SCORE_BIAS 64  /* scores are stored as score + 64 in 7 bits */
 #define SCORE_NONE (-1000)
+/* Nodes with at least this many empty cells look up their children's
+ * entries before searching any (an enhanced transposition cut-off). Nearer
+ * the end the lookups, which wait on the children's prefetches, cost more
+ * than the searches they save: on 12 random 8-stone Connect Four positions
+ * from 16 on saved 19% of the nodes and about 12% of the processor time,
+ * from 12 on 25% of the nodes for no more time saved; at every node it
+ * cost time. */
+#define ETC_MIN_EMPTY 16
 /* Positions with fewer stones are keyed by the smaller of the position's
  * key and its mirror image's, so the two are searched once; later, where
  * few positions have a distinct mirror twin, the saving no longer pays for
@@ -363,7 +373,8 @@ static GRAVITY_INLINE uint64_t safe_moves(const gsearch *g, int k,
 /* Puts the safe moves in the order they are tried; returns their count. */
 static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
                                       int32_t stride,
-                                      uint64_t moves[MAX_COLUMNS])
+                                      uint64_t moves[MAX_COLUMNS],
+                                      uint64_t child_keys[MAX_COLUMNS])
 {
     int32_t keys[MAX_COLUMNS];
     int count = 0;
@@ -379,18 +390,19 @@ static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
          * while the other moves are scored (the table is far larger than
          * the caches, and its loads were most of a node's time). */
         uint64_t child_check;
-        TTT__PREFETCH(table_bucket(g, key_of(g, g->current ^ g->mask,
-                                             g->mask | move, g->moves + 1),
-                                   &child_check),
-                      0);
+        uint64_t child_key = key_of(g, g->current ^ g->mask, g->mask | move,
+                                    g->moves + 1);
+        TTT__PREFETCH(table_bucket(g, child_key, &child_check), 0);
         int at = count++;
         while (at > 0 && keys[at - 1] < key) {
             keys[at] = keys[at - 1];
             moves[at] = moves[at - 1];
+            child_keys[at] = child_keys[at - 1];
             at--;
         }
         keys[at] = key;
         moves[at] = move;
+        child_keys[at] = child_key;
     }
     return count;
 }
@@ -433,8 +445,18 @@ static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
     if (alpha >= beta)
         return alpha;
 
-    uint64_t moves[MAX_COLUMNS];
-    int count = order_moves(g, safe, k, stride, moves);
+    uint64_t moves[MAX_COLUMNS], child_keys[MAX_COLUMNS];
+    int count = order_moves(g, safe, k, stride, moves, child_keys);
+    /* A child whose table entry already refutes it (its upper bound at most
+     * -beta) cuts off here, before the first child is searched. */
+    for (int i = 0; empty >= ETC_MIN_EMPTY && i < count; i++) {
+        int32_t child_lo, child_hi;
+        if (table_get(g, child_keys[i], &child_lo, &child_hi) &&
+            -child_hi >= beta) {
+            table_put(g, key, -child_hi, hi, 0);
+            return -child_hi;
+        }
+    }
     uint64_t nodes_before = g->nodes;
     int32_t alpha_in = alpha, best = SCORE_NONE;
     for (int i = 0; i < count; i++) {
@@ -491,9 +513,9 @@ static int32_t root_search(gsearch *g, int32_t alpha, int32_t beta,
         *best_move = lowest_bit(forced ? forced : possible);
         return -win_score(empty, 2);
     }
-    uint64_t moves[MAX_COLUMNS];
+    uint64_t moves[MAX_COLUMNS], child_keys[MAX_COLUMNS];
     moves[0] = lowest_bit(safe);
-    int count = order_moves(g, safe, g->k, 0, moves);
+    int count = order_moves(g, safe, g->k, 0, moves, child_keys);
     int32_t best = SCORE_NONE;
     *best_move = moves[0];
     if (empty <= 2)
@@ -519,11 +541,11 @@ static int32_t root_search(gsearch *g, int32_t alpha, int32_t beta,
 /* The move the search would try first at the root. */
 static uint64_t first_choice(const gsearch *g)
 {
-    uint64_t opponent_wins, moves[MAX_COLUMNS];
+    uint64_t opponent_wins, moves[MAX_COLUMNS], child_keys[MAX_COLUMNS];
     uint64_t safe = safe_moves(g, g->k, 0, &opponent_wins);
     if (safe) {
         moves[0] = lowest_bit(safe);
-        order_moves(g, safe, g->k, 0, moves);
+        order_moves(g, safe, g->k, 0, moves, child_keys);
         return moves[0];
     }
     uint64_t possible = (g->mask + g->bottom) & g->board;

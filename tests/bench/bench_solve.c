@@ -7,6 +7,8 @@
 #include <string.h>
 #include <time.h>
 
+#include <sys/resource.h>
+
 #include "ttt.h"
 
 /*
@@ -234,20 +236,27 @@ typedef struct solve_timing {
     int status;
     ttt_solution solution;
     size_t best_len;
+    int32_t best[64];
     double wall, cpu;
 } solve_timing;
 
-static solve_timing timed_solve(const ttt_game *game, int flags, uint64_t budget)
+static solve_timing timed_solve_capped(const ttt_game *game, int flags, uint64_t budget,
+                                       size_t table_bytes)
 {
     solve_timing t;
     memset(&t, 0, sizeof t);
     t.solution.size = sizeof t.solution;
-    int32_t best[64];
     double start = seconds_now(), cpu_start = cpu_seconds_now();
-    t.status = ttt_solve(game, budget, 0, flags, &t.solution, best, 64, &t.best_len);
+    t.status = ttt_solve(game, budget, table_bytes, flags, &t.solution, t.best, 64,
+                         &t.best_len);
     t.wall = seconds_now() - start;
     t.cpu = cpu_seconds_now() - cpu_start;
     return t;
+}
+
+static solve_timing timed_solve(const ttt_game *game, int flags, uint64_t budget)
+{
+    return timed_solve_capped(game, flags, budget, 0);
 }
 
 static void gravity_row(FILE *out, const char *board, const char *pass,
@@ -358,6 +367,228 @@ int bench_connect4(FILE *out, int positions, int stones, uint64_t seed,
             ttt_game_free(game);
         }
     }
+    return ok;
+}
+
+/*
+ * connect4-set: a file of 7x6 positions, one a line as Pascal Pons' Connect
+ * Four solver reads and writes them: the moves as 1-based columns from the
+ * empty board, then the score. His score is ours (solve.c's distance
+ * score): a win with d plies to go from E empty cells scores
+ * (E - d) / 2 + 1, a loss the negative, a draw 0, so value and plies
+ * agree exactly when the scores do. Each position is solved in full
+ * (value, plies, every optimal move) and checked against the file's score.
+ * With `peer`, a command reading move lines on its standard input (his
+ * c4solver; with -a it prints the score of every column, -1000 for a full
+ * one), that command first solves the same file in the same run: its
+ * scores are checked against the file as well, its optimal columns (with
+ * -a) against ours, and its processor time (its children's, from
+ * getrusage) is printed beside ours.
+ */
+#define SET_LINE_MAX 128
+
+typedef struct set_line {
+    char moves[SET_LINE_MAX];
+    int score;
+    int peer_score;      /* or SET_NONE */
+    int peer_best;       /* bit c: column c optimal by the peer (-a only) */
+} set_line;
+
+#define SET_NONE (-10000)
+
+static int read_set(const char *path, set_line **lines_out, int *count_out)
+{
+    FILE *in = fopen(path, "r");
+    if (!in) {
+        fprintf(stderr, "ttt-bench-solve: cannot read %s\n", path);
+        return 0;
+    }
+    set_line *lines = NULL;
+    int count = 0, cap = 0;
+    char buf[256];
+    while (fgets(buf, sizeof buf, in)) {
+        char moves[SET_LINE_MAX];
+        int score;
+        if (sscanf(buf, "%127s %d", moves, &score) != 2)
+            continue;
+        if (count == cap) {
+            cap = cap ? 2 * cap : 64;
+            set_line *grown = realloc(lines, (size_t)cap * sizeof *lines);
+            if (!grown) {
+                free(lines);
+                fclose(in);
+                return 0;
+            }
+            lines = grown;
+        }
+        snprintf(lines[count].moves, SET_LINE_MAX, "%s", moves);
+        lines[count].score = score;
+        lines[count].peer_score = SET_NONE;
+        lines[count].peer_best = 0;
+        count++;
+    }
+    fclose(in);
+    *lines_out = lines;
+    *count_out = count;
+    return 1;
+}
+
+static double children_cpu_seconds(void)
+{
+    struct rusage usage;
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec * 1e-6 +
+           (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec * 1e-6;
+}
+
+/* Runs peer on the moves of path's lines, reading its lines in the file's order; returns its
+ * processor time, or -1 if it could not be run or answered out of order. */
+static double run_peer(const char *peer, const char *path, set_line *lines, int count)
+{
+    char command[1024];
+    /* The peer reads the moves alone, so the scores are cut off. */
+    snprintf(command, sizeof command, "cut -d ' ' -f 1 '%s' | %s", path, peer);
+    double before = children_cpu_seconds();
+    FILE *from = popen(command, "r");
+    if (!from)
+        return -1;
+    char buf[512];
+    int at = 0, in_order = 1;
+    while (fgets(buf, sizeof buf, from)) {
+        char moves[SET_LINE_MAX];
+        int s[8], n = 0;
+        if (sscanf(buf, "%127s%n", moves, &n) != 1 || at >= count)
+            continue;
+        if (strcmp(moves, lines[at].moves) != 0) {
+            in_order = 0;
+            continue;
+        }
+        int got = sscanf(buf + n, "%d %d %d %d %d %d %d", &s[0], &s[1], &s[2],
+                         &s[3], &s[4], &s[5], &s[6]);
+        if (got == 1) {
+            lines[at].peer_score = s[0];
+        } else if (got == 7) {
+            int best = SET_NONE;
+            for (int c = 0; c < 7; c++)
+                if (s[c] > best)
+                    best = s[c];
+            lines[at].peer_score = best;
+            for (int c = 0; c < 7; c++)
+                if (s[c] == best)
+                    lines[at].peer_best |= 1 << c;
+        }
+        at++;
+    }
+    int status = pclose(from);
+    double cpu = children_cpu_seconds() - before;
+    return status == 0 && in_order && at == count ? cpu : -1;
+}
+
+/* Our score in Pons' terms for a full solution from `empty` empty cells. */
+static int pons_score(const ttt_solution *s, int empty)
+{
+    if (s->value == TTT_VALUE_DRAW)
+        return 0;
+    int score = (empty - s->plies) / 2 + 1;
+    return s->value == TTT_VALUE_WIN ? score : -score;
+}
+
+int bench_connect4_set(FILE *out, const char *path, const char *peer,
+                       uint64_t budget, size_t table_bytes)
+{
+    set_line *lines;
+    int count;
+    if (!read_set(path, &lines, &count))
+        return 0;
+    int ok = 1;
+    double peer_cpu = -1;
+    if (peer) {
+        peer_cpu = run_peer(peer, path, lines, count);
+        if (peer_cpu < 0) {
+            fprintf(stderr, "ttt-bench-solve: %s did not answer every line of %s\n",
+                    peer, path);
+            ok = 0;
+        }
+    }
+    double cpu = 0, wall = 0, worst = 0;
+    uint64_t nodes = 0;
+    int agree = 0, peer_agree = 0, best_agree = 0, best_checked = 0;
+    for (int i = 0; i < count; i++) {
+        counting counter = {0, 0};
+        ttt_game *game = counted_gravity_game(7, 6, 4, &counter);
+        int state = TTT_IN_PROGRESS, played = 0;
+        for (const char *m = lines[i].moves; *m && state == TTT_IN_PROGRESS; m++) {
+            int row;
+            if (*m < '1' || *m > '7' ||
+                ttt_drop(game, *m - '1', &row, &state) != TTT_OK)
+                break;
+            played++;
+        }
+        if (state != TTT_IN_PROGRESS || played != (int)strlen(lines[i].moves)) {
+            fprintf(out, "  line %d (%s): not a position in progress\n", i + 1,
+                    lines[i].moves);
+            ok = 0;
+            ttt_game_free(game);
+            continue;
+        }
+        solve_timing t = timed_solve_capped(game, 0, budget, table_bytes);
+        int best_columns = 0;
+        for (size_t b = 0; t.status == TTT_OK && b < t.best_len; b++)
+            best_columns |= 1 << (t.best[b] % 7);
+        ttt_game_free(game);
+        if (t.status != TTT_OK) {
+            fprintf(out, "  line %d (%s): %s\n", i + 1, lines[i].moves,
+                    ttt_strerror(t.status));
+            ok = 0;
+            continue;
+        }
+        cpu += t.cpu;
+        wall += t.wall;
+        nodes += t.solution.nodes;
+        if (t.cpu > worst)
+            worst = t.cpu;
+        int ours = pons_score(&t.solution, 42 - played);
+        if (ours == lines[i].score)
+            agree++;
+        else
+            fprintf(out, "  line %d (%s): ours %d, the file's %d\n", i + 1,
+                    lines[i].moves, ours, lines[i].score);
+        if (lines[i].peer_score != SET_NONE) {
+            if (lines[i].peer_score == lines[i].score)
+                peer_agree++;
+            else
+                fprintf(out, "  line %d (%s): the peer's %d, the file's %d\n", i + 1,
+                        lines[i].moves, lines[i].peer_score, lines[i].score);
+        }
+        if (lines[i].peer_best) {
+            best_checked++;
+            if (lines[i].peer_best == best_columns)
+                best_agree++;
+            else
+                fprintf(out, "  line %d (%s): optimal columns ours %#x, the peer's %#x\n",
+                        i + 1, lines[i].moves, (unsigned)best_columns,
+                        (unsigned)lines[i].peer_best);
+        }
+    }
+    fprintf(out, "connect4-set %s: %d positions, full solves (value, plies, every optimal move)\n",
+            path, count);
+    fprintf(out, "  ours: %d/%d scores agree with the file; %.3f s cpu, %.3f s wall, "
+                 "%llu nodes; slowest %.3f s cpu\n",
+            agree, count, cpu, wall, (unsigned long long)nodes, worst);
+    ok &= agree == count;
+    if (peer) {
+        fprintf(out, "  peer (%s): %d/%d scores agree with the file; %.3f s cpu\n", peer,
+                peer_agree, count, peer_cpu);
+        ok &= peer_agree == count;
+        if (best_checked) {
+            fprintf(out, "  optimal columns: %d/%d agree with the peer's\n", best_agree,
+                    best_checked);
+            ok &= best_agree == best_checked;
+        }
+        if (peer_cpu > 0)
+            fprintf(out, "  ours / peer processor time: %.2f\n", cpu / peer_cpu);
+    }
+    free(lines);
     return ok;
 }
 
@@ -636,7 +867,7 @@ static void usage(void)
     fputs("usage: ttt-bench-solve [--quick] [solve] [perft] [match] [bounds] [pairing]\n"
           "         [proof] [connect4] [connect4-empty] [--positions N] [--stones S]\n"
           "         [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
-          "         [--table-mib M]\n"
+          "         [--table-mib M] [connect4-set FILE [--peer COMMAND]]\n"
           "  solve   the exact solver on (3,3,3), (4,4,4), (4,4,3), (5,5,4)\n"
           "  perft   whole-game counts of 3x3 and 4x4\n"
           "  match   strong against random (7x7 K=4, 15x15 K=5) and perfect (3x3)\n"
@@ -651,6 +882,11 @@ static void usage(void)
           "          stones solved in full (default 100 of 8), perft 7x6 4 8\n"
           "  connect4-empty  the same, then the empty 7x6 board, value only and\n"
           "          full (minutes; named only, never part of the default run)\n"
+          "  connect4-set FILE  7x6 positions as Pascal Pons' solver reads and\n"
+          "          writes them (\"moves score\" a line), solved in full and checked\n"
+          "          against the scores; --peer COMMAND (e.g. his c4solver, or\n"
+          "          \"c4solver -a\" to check every optimal move) solves the file\n"
+          "          first in the same run, its processor time printed beside ours\n"
           "  with no benchmark named, the first four run. --quick: small boards,\n"
           "  20 games. Defaults: --games 1000 --seed 1 --budget 20000.\n"
           "  Exit status 1 if a result misses its goal value or win rate.\n",
@@ -663,6 +899,7 @@ int main(int argc, char **argv)
     int run_pairing = 0, run_proof = 0;
     size_t table_mib = 0;
     int run_connect4 = 0, run_empty = 0, positions = 100, stones = 8;
+    const char *set_path = NULL, *peer = NULL;
     int games = 1000;
     uint64_t seed = 1, budget = 20000, solve_budget = 0;
     for (int i = 1; i < argc; i++) {
@@ -685,6 +922,10 @@ int main(int argc, char **argv)
             table_mib = (size_t)strtoull(argv[++i], NULL, 10);
         } else if (strcmp(arg, "connect4") == 0) {
             run_connect4 = 1;
+        } else if (i + 1 < argc && strcmp(arg, "connect4-set") == 0) {
+            set_path = argv[++i];
+        } else if (i + 1 < argc && strcmp(arg, "--peer") == 0) {
+            peer = argv[++i];
         } else if (strcmp(arg, "connect4-empty") == 0) {
             run_connect4 = run_empty = 1;
         } else if (i + 1 < argc && strcmp(arg, "--positions") == 0) {
@@ -705,7 +946,7 @@ int main(int argc, char **argv)
         }
     }
     if (!run_solve && !run_perft && !run_match && !run_bounds && !run_pairing &&
-        !run_proof && !run_connect4)
+        !run_proof && !run_connect4 && !set_path)
         run_solve = run_perft = run_match = run_bounds = 1;
     if (quick && positions > 10)
         positions = 10;
@@ -731,6 +972,9 @@ int main(int argc, char **argv)
         ok &= bench_connect4(stdout, positions, stones, seed, run_empty, solve_budget);
         ok &= bench_perft_gravity(stdout, 7, 6, 4, 8);
     }
+    if (set_path)
+        ok &= bench_connect4_set(stdout, set_path, peer, solve_budget,
+                                 table_mib << 20);
     return ok ? 0 : 1;
 }
 #endif
