@@ -373,10 +373,10 @@ int bench_connect4(FILE *out, int positions, int stones, uint64_t seed,
 /*
  * connect4-set: a file of 7x6 positions, one a line as Pascal Pons' Connect
  * Four solver reads and writes them: the moves as 1-based columns from the
- * empty board, then the score. His score is ours (solve.c's distance
- * score): a win with d plies to go from E empty cells scores
- * (E - d) / 2 + 1, a loss the negative, a draw 0, so value and plies
- * agree exactly when the scores do. Each position is solved in full
+ * empty board, then the score; a line starting with # is a comment. His
+ * score is ours (solve.c's distance score): a win with d plies to go from
+ * E empty cells scores (E - d) / 2 + 1, a loss the negative, a draw 0, so
+ * value and plies agree exactly when the scores do. Each position is solved in full
  * (value, plies, every optimal move) and checked against the file's score.
  * With `peer`, a command reading move lines on its standard input (his
  * c4solver; with -a it prints the score of every column, -1000 for a full
@@ -446,8 +446,10 @@ static double children_cpu_seconds(void)
 static double run_peer(const char *peer, const char *path, set_line *lines, int count)
 {
     char command[1024];
-    /* The peer reads the moves alone, so the scores are cut off. */
-    snprintf(command, sizeof command, "cut -d ' ' -f 1 '%s' | %s", path, peer);
+    /* The peer reads the moves alone: the comment lines are left out and
+     * the scores cut off. */
+    snprintf(command, sizeof command, "grep -v '^#' '%s' | cut -d ' ' -f 1 | %s", path,
+             peer);
     double before = children_cpu_seconds();
     FILE *from = popen(command, "r");
     if (!from)
