@@ -376,8 +376,9 @@ int bench_connect4(FILE *out, int positions, int stones, uint64_t seed,
  * empty board, then the score; a line starting with # is a comment. His
  * score is ours (solve.c's distance score): a win with d plies to go from
  * E empty cells scores (E - d) / 2 + 1, a loss the negative, a draw 0, so
- * value and plies agree exactly when the scores do. Each position is solved in full
- * (value, plies, every optimal move) and checked against the file's score.
+ * value and plies agree exactly when the scores do. Each position is
+ * solved in full (value, plies, every optimal move) and checked against
+ * the file's score.
  * With `peer`, a command reading move lines on its standard input (his
  * c4solver; with -a it prints the score of every column, -1000 for a full
  * one), that command first solves the same file in the same run: its
@@ -441,8 +442,9 @@ static double children_cpu_seconds(void)
            (double)usage.ru_stime.tv_sec + (double)usage.ru_stime.tv_usec * 1e-6;
 }
 
-/* Runs peer on the moves of path's lines, reading its lines in the file's order; returns its
- * processor time, or -1 if it could not be run or answered out of order. */
+/* Runs peer on the moves of path's lines, reading its lines in the file's
+ * order; returns its processor time, or -1 if it could not be run or
+ * answered out of order. */
 static double run_peer(const char *peer, const char *path, set_line *lines, int count)
 {
     char command[1024];
