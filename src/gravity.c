@@ -47,6 +47,11 @@
  *     a bucket the first keeps the costliest search, the second the latest;
  *   - far from the end, a node first looks up all its children: one whose
  *     entry already refutes it cuts off without a search;
+ *   - with an even height and an even number of stones, the opponent's
+ *     even-row strategy (evens_bound) caps the mover's score at a draw, or
+ *     a loss, where the cells it leaves the mover hold no line: on the
+ *     empty 7x6 board it took the full solve from 965 to 574 million
+ *     positions;
  *   - the root asks null-window questions: for the value alone "can I
  *     win?", then "can I avoid losing?"; for the exact score a bisection of
  *     the score window that first tries the scores near zero (the cheap
@@ -96,6 +101,8 @@ typedef struct gsearch {
     uint64_t mask;      /* all stones */
     uint64_t bottom;    /* each column's bottom bit */
     uint64_t board;     /* every cell */
+    uint64_t even_rows; /* the cells of rows 2, 4, ... from the bottom, if
+                           the height is even; else 0 */
     int32_t moves;      /* stones on the board */
     int32_t cells;      /* width * height */
     int32_t width, height, k, stride;
@@ -180,22 +187,37 @@ static uint64_t threats_of(const gsearch *g, uint64_t p)
     return threats_k(g, p, g->k, 0);
 }
 
-static int has_line(const gsearch *g, uint64_t p)
+/* Whether stones p hold a line of k; inlined like threats_k. */
+static GRAVITY_INLINE int has_line_k(const gsearch *g, uint64_t p, int k,
+                                     int32_t stride)
 {
     int32_t strides[4] = {1, 0, 0, 0};
     int32_t count = 0;
-    if (g->vertical)
-        count = 1;
-    for (int32_t d = 0; d < g->dir_count; d++)
-        strides[count++] = g->dirs[d];
+    if (stride > 0) {
+        strides[0] = 1;
+        strides[1] = stride;
+        strides[2] = stride - 1;
+        strides[3] = stride + 1;
+        count = 4;
+    } else {
+        if (g->vertical)
+            count = 1;
+        for (int32_t d = 0; d < g->dir_count; d++)
+            strides[count++] = g->dirs[d];
+    }
+    uint64_t any = 0;
     for (int32_t d = 0; d < count; d++) {
         uint64_t run = p;
-        for (int m = 1; m < g->k; m++)
+        for (int m = 1; m < k; m++)
             run &= p >> (m * strides[d]);
-        if (run)
-            return 1;
+        any |= run;
     }
-    return 0;
+    return any != 0;
+}
+
+static int has_line(const gsearch *g, uint64_t p)
+{
+    return has_line_k(g, p, g->k, 0);
 }
 
 static uint64_t lowest_bit(uint64_t x)
@@ -370,6 +392,32 @@ static GRAVITY_INLINE uint64_t safe_moves(const gsearch *g, int k,
     return possible & ~(wins >> 1);
 }
 
+/* An upper bound of the mover's score from the opponent's even-row
+ * strategy, or `hi` if it gives none. With an even height and an even
+ * number of stones, the opponent can answer every move so that it gets
+ * every empty even-row cell not playable now: a move on an odd row is
+ * answered on the cell above it, a move on a playable even-row cell on
+ * another one (an even number of columns hold an odd number of stones,
+ * so one is left). The mover then gets at most the other cells: if they
+ * hold no line the mover cannot win (a draw at best), and if the
+ * opponent's cells hold one the opponent wins (a loss, at best the
+ * slowest). (Allis' claimeven, as Christophe Steininger's solver bounds
+ * its searches with it.) */
+static GRAVITY_INLINE int32_t evens_bound(const gsearch *g, int k,
+                                          int32_t stride, int32_t hi)
+{
+    if (!g->even_rows || (g->moves & 1) || hi <= -1)
+        return hi;
+    uint64_t playable = (g->mask + g->bottom) & g->board;
+    uint64_t theirs = (g->current ^ g->mask) |
+                      (g->even_rows & ~g->mask & ~playable);
+    if (has_line_k(g, g->board & ~theirs, k, stride))
+        return hi;
+    if (hi > 0)
+        hi = 0;
+    return has_line_k(g, theirs, k, stride) ? -1 : hi;
+}
+
 /* Puts the safe moves in the order they are tried; returns their count. */
 static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
                                       int32_t stride,
@@ -425,7 +473,9 @@ static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
         return 0; /* a safe move, then the opponent cannot win either */
 
     int32_t lo = empty >= 4 ? -win_score(empty, 4) : 0;
-    int32_t hi = win_score(empty, 3);
+    int32_t hi = evens_bound(g, k, stride, win_score(empty, 3));
+    if (hi <= alpha)
+        return hi;
     uint64_t key = key_of(g, g->current, g->mask, g->moves);
     int32_t known_lo, known_hi;
     if (table_get(g, key, &known_lo, &known_hi)) {
@@ -621,6 +671,8 @@ static int gravity_setup(gsearch *g, const gravity_position *pos)
         g->column[c] = column << (c * g->stride);
         g->bottom |= UINT64_C(1) << (c * g->stride);
         g->board |= g->column[c];
+        for (int32_t up = 1; h % 2 == 0 && up < h; up += 2)
+            g->even_rows |= UINT64_C(1) << (c * g->stride + up);
         g->order[c] = w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
     }
     static const int32_t step_col[4] = {0, 1, 1, 1}, step_up[4] = {1, 0, 1, -1};

@@ -268,6 +268,31 @@ static void test_random_positions_match_plain_negamax(void **state)
     }
 }
 
+/* Even heights, where the opponent's even-row strategy bounds the mover's
+ * score (evens_bound in gravity.c): many positions, since a bound that
+ * also claimed the playable even-row cells went wrong in only a few. */
+static void test_even_row_bound_matches_plain_negamax(void **state)
+{
+    (void)state;
+    static const struct shape even_shapes[] = {
+        {4, 4, 4, 6}, {5, 4, 4, 10}, {4, 6, 4, 14}, {6, 4, 4, 14},
+    };
+    uint64_t seed = 29;
+    for (size_t s = 0; s < sizeof even_shapes / sizeof even_shapes[0]; s++) {
+        int checked = 0;
+        for (int attempt = 0; checked < 60 && attempt < 1000; attempt++) {
+            model m;
+            model_init(&m, even_shapes[s].width, even_shapes[s].height,
+                       even_shapes[s].k);
+            if (!random_position(&m, even_shapes[s].stones, &seed))
+                continue;
+            assert_same_as_plain(&m, 0);
+            checked++;
+        }
+        assert_int_equal(checked, 60);
+    }
+}
+
 /* Positions where the side to move must block, or has lost at once, or
  * wins at once with several moves. */
 static void test_forced_and_immediate_positions(void **state)
@@ -632,6 +657,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_small_boards),
         cmocka_unit_test(test_random_positions_match_plain_negamax),
+        cmocka_unit_test(test_even_row_bound_matches_plain_negamax),
         cmocka_unit_test(test_forced_and_immediate_positions),
         cmocka_unit_test(test_budget_bounds),
         cmocka_unit_test(test_refusals),
