@@ -52,10 +52,12 @@
  *     a loss, where the cells it leaves the mover hold no line: on the
  *     empty 7x6 board it took the full solve from 965 to 574 million
  *     positions;
- *   - the root asks null-window questions: for the value alone "can I
- *     win?", then "can I avoid losing?"; for the exact score a bisection of
- *     the score window that first tries the scores near zero (the cheap
- *     ones to refute), whose first answers give the value anyway.
+ *   - the root asks null-window questions: for the value "can I win?",
+ *     then "can I avoid losing?"; for the exact score, after the value,
+ *     questions next to the bound it gave ("a win faster than the slowest
+ *     proven?"). A bisection of the score window (Pons' order) asked 8
+ *     questions on the empty 7x6 board where these ask 2 (its full solve:
+ *     574 million positions before, 437 million after).
  * Keys are exact (a bijective hash: the bucket index and the stored check
  * bits together give back the key), so no answer rests on a hash collision.
  */
@@ -604,16 +606,23 @@ static uint64_t first_choice(const gsearch *g)
 }
 
 /* The exact score, by null-window questions that narrow [*lo, *hi] (bounds
- * that still hold if the budget stops it). */
+ * that still hold if the budget stops it): the value first ("can the mover
+ * win?", then, if not, "can it avoid losing?"), then the distance by
+ * questions next to the bound the value gave, each of which moves a bound
+ * by one or, fail-soft, more. */
 static int32_t exact_score(gsearch *g, int32_t *lo_bound, int32_t *hi_bound)
 {
     int32_t lo = *lo_bound, hi = *hi_bound;
     while (lo < hi && !g->stopped) {
-        int32_t mid = lo + (hi - lo) / 2;
-        if (mid <= 0 && lo / 2 < mid)
-            mid = lo / 2;
-        else if (mid >= 0 && hi / 2 > mid)
-            mid = hi / 2;
+        int32_t mid;
+        if (lo < 0 && hi > 0)
+            mid = 0;
+        else if (lo < -1 && hi > -1)
+            mid = -1;
+        else if (lo >= 0)
+            mid = lo;
+        else
+            mid = hi - 1;
         int32_t r = search(g, mid, mid + 1);
         if (g->stopped)
             break;
