@@ -38,9 +38,9 @@
  *     scores lie between a loss on ply 4 and a win on ply 3, which with the
  *     table's bounds narrows the window before any move;
  *   - moves are tried by the number of winning cells they create for the
- *     mover, then by the number of K-windows through the cell (a static
- *     weight: the centre and the middle rows first), then centre columns
- *     first. (A history of cut-offs, as Fhourstones keeps, and a best move
+ *     mover (not counting one right above an opponent's), then by the
+ *     number of K-windows through the cell (a static weight: the centre
+ *     and the middle rows first), then centre columns first. (A history of cut-offs, as Fhourstones keeps, and a best move
  *     remembered per table bucket both made the searches larger here.)
  *   - the table keeps, for each position, a lower and an upper bound of its
  *     score and the log of the work its search took; of the two entries of
@@ -422,7 +422,7 @@ static GRAVITY_INLINE int32_t evens_bound(const gsearch *g, int k,
 
 /* Puts the safe moves in the order they are tried; returns their count. */
 static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
-                                      int32_t stride,
+                                      int32_t stride, uint64_t opponent_wins,
                                       uint64_t moves[MAX_COLUMNS],
                                       uint64_t child_keys[MAX_COLUMNS])
 {
@@ -433,9 +433,11 @@ static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
         uint64_t move = safe & g->column[g->order[i]];
         if (!move)
             continue;
-        int32_t key = popcount64(threats_k(g, g->current | move, k, stride) &
-                                 empty_cells & ~move) * 4096 +
-                      g->weight[bit_index(move)];
+        /* A winning cell right above one of the opponent's never counts:
+         * whoever fills the cell below hands the opponent its win. */
+        uint64_t mine = threats_k(g, g->current | move, k, stride) &
+                        empty_cells & ~move & ~(opponent_wins << 1);
+        int32_t key = popcount64(mine) * 4096 + g->weight[bit_index(move)];
         /* The child's table entry is needed soon: start loading it now,
          * while the other moves are scored (the table is far larger than
          * the caches, and its loads were most of a node's time). */
@@ -476,6 +478,10 @@ static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
 
     int32_t lo = empty >= 4 ? -win_score(empty, 4) : 0;
     int32_t hi = evens_bound(g, k, stride, win_score(empty, 3));
+    /* No line left among the mover's stones and the empty cells: a draw
+     * at best. */
+    if (hi > 0 && !has_line_k(g, g->current | (g->board & ~g->mask), k, stride))
+        hi = 0;
     if (hi <= alpha)
         return hi;
     uint64_t key = key_of(g, g->current, g->mask, g->moves);
@@ -498,7 +504,7 @@ static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
         return alpha;
 
     uint64_t moves[MAX_COLUMNS], child_keys[MAX_COLUMNS];
-    int count = order_moves(g, safe, k, stride, moves, child_keys);
+    int count = order_moves(g, safe, k, stride, opponent_wins, moves, child_keys);
     /* A child whose table entry already refutes it (its upper bound at most
      * -beta) cuts off here, before the first child is searched. */
     for (int i = 0; empty >= ETC_MIN_EMPTY && i < count; i++) {
@@ -567,7 +573,7 @@ static int32_t root_search(gsearch *g, int32_t alpha, int32_t beta,
     }
     uint64_t moves[MAX_COLUMNS], child_keys[MAX_COLUMNS];
     moves[0] = lowest_bit(safe);
-    int count = order_moves(g, safe, g->k, 0, moves, child_keys);
+    int count = order_moves(g, safe, g->k, 0, opponent_wins, moves, child_keys);
     int32_t best = SCORE_NONE;
     *best_move = moves[0];
     if (empty <= 2)
@@ -597,7 +603,7 @@ static uint64_t first_choice(const gsearch *g)
     uint64_t safe = safe_moves(g, g->k, 0, &opponent_wins);
     if (safe) {
         moves[0] = lowest_bit(safe);
-        order_moves(g, safe, g->k, 0, moves, child_keys);
+        order_moves(g, safe, g->k, 0, opponent_wins, moves, child_keys);
         return moves[0];
     }
     uint64_t possible = (g->mask + g->bottom) & g->board;
