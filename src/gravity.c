@@ -47,9 +47,9 @@
  *     a bucket the first keeps the costliest search, the second the latest;
  *   - far from the end, a node first looks up all its children: one whose
  *     entry already refutes it cuts off without a search;
- *   - with an even height and an even number of stones, the opponent's
- *     even-row strategy (evens_bound) caps the mover's score at a draw, or
- *     a loss, where the cells it leaves the mover hold no line: on the
+ *   - with an even number of empty cells, the opponent's follow-up
+ *     strategy (follow_up_bound) caps the mover's score at a draw, or a
+ *     loss, where the cells it leaves the mover hold no line: on the
  *     empty 7x6 board it took the full solve from 965 to 574 million
  *     positions;
  *   - the root asks null-window questions: for the value "can I win?",
@@ -103,8 +103,7 @@ typedef struct gsearch {
     uint64_t mask;      /* all stones */
     uint64_t bottom;    /* each column's bottom bit */
     uint64_t board;     /* every cell */
-    uint64_t even_rows; /* the cells of rows 2, 4, ... from the bottom, if
-                           the height is even; else 0 */
+    uint64_t top_rows;  /* the top row, and every second row below it */
     int32_t moves;      /* stones on the board */
     int32_t cells;      /* width * height */
     int32_t width, height, k, stride;
@@ -394,25 +393,31 @@ static GRAVITY_INLINE uint64_t safe_moves(const gsearch *g, int k,
     return possible & ~(wins >> 1);
 }
 
-/* An upper bound of the mover's score from the opponent's even-row
- * strategy, or `hi` if it gives none. With an even height and an even
- * number of stones, the opponent can answer every move so that it gets
- * every empty even-row cell not playable now: a move on an odd row is
- * answered on the cell above it, a move on a playable even-row cell on
- * another one (an even number of columns hold an odd number of stones,
- * so one is left). The mover then gets at most the other cells: if they
- * hold no line the mover cannot win (a draw at best), and if the
- * opponent's cells hold one the opponent wins (a loss, at best the
- * slowest). (Allis' claimeven, as Christophe Steininger's solver bounds
- * its searches with it.) */
-static GRAVITY_INLINE int32_t evens_bound(const gsearch *g, int k,
-                                          int32_t stride, int32_t hi)
+/* An upper bound of the mover's score from the opponent's follow-up
+ * strategy, or `hi` if it gives none. With an even number of empty cells,
+ * the opponent can answer every move so that it gets every empty cell of
+ * top_rows (the top row, and every second row below it) that is not
+ * playable now. A column with an even number of empty cells has the
+ * top_rows parity on every second cell from the one above its playable
+ * cell: a move there is answered on the cell above it. A column with an
+ * odd number has it on every second cell from two above its playable
+ * cell, which is left free: a move on that free cell is answered on the
+ * free cell of another such column (they come in pairs, as the empty
+ * cells are even), and both columns are even again. The mover then gets
+ * at most the other cells: if they hold no line the mover cannot win (a
+ * draw at best), and if the opponent's cells hold one the opponent wins
+ * (a loss, at best the slowest). On an even height this is Allis'
+ * claimeven, with which Christophe Steininger's solver bounds its
+ * searches. */
+static GRAVITY_INLINE int32_t follow_up_bound(const gsearch *g, int k,
+                                              int32_t stride, int32_t empty,
+                                              int32_t hi)
 {
-    if (!g->even_rows || (g->moves & 1) || hi <= -1)
+    if ((empty & 1) || hi <= -1)
         return hi;
     uint64_t playable = (g->mask + g->bottom) & g->board;
     uint64_t theirs = (g->current ^ g->mask) |
-                      (g->even_rows & ~g->mask & ~playable);
+                      (g->top_rows & ~g->mask & ~playable);
     if (has_line_k(g, g->board & ~theirs, k, stride))
         return hi;
     if (hi > 0)
@@ -477,7 +482,7 @@ static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
         return 0; /* a safe move, then the opponent cannot win either */
 
     int32_t lo = empty >= 4 ? -win_score(empty, 4) : 0;
-    int32_t hi = evens_bound(g, k, stride, win_score(empty, 3));
+    int32_t hi = follow_up_bound(g, k, stride, empty, win_score(empty, 3));
     /* No line left among the mover's stones and the empty cells: a draw
      * at best. */
     if (hi > 0 && !has_line_k(g, g->current | (g->board & ~g->mask), k, stride))
@@ -686,8 +691,8 @@ static int gravity_setup(gsearch *g, const gravity_position *pos)
         g->column[c] = column << (c * g->stride);
         g->bottom |= UINT64_C(1) << (c * g->stride);
         g->board |= g->column[c];
-        for (int32_t up = 1; h % 2 == 0 && up < h; up += 2)
-            g->even_rows |= UINT64_C(1) << (c * g->stride + up);
+        for (int32_t up = h - 1; up >= 0; up -= 2)
+            g->top_rows |= UINT64_C(1) << (c * g->stride + up);
         g->order[c] = w / 2 + (1 - 2 * (c % 2)) * (c + 1) / 2;
     }
     static const int32_t step_col[4] = {0, 1, 1, 1}, step_up[4] = {1, 0, 1, -1};

@@ -268,14 +268,16 @@ static void test_random_positions_match_plain_negamax(void **state)
     }
 }
 
-/* Even heights, where the opponent's even-row strategy bounds the mover's
- * score (evens_bound in gravity.c): many positions, since a bound that
- * also claimed the playable even-row cells went wrong in only a few. */
-static void test_even_row_bound_matches_plain_negamax(void **state)
+/* Positions with an even number of empty cells, where the opponent's
+ * follow-up strategy bounds the mover's score (follow_up_bound in
+ * gravity.c), on even and odd heights and widths: many positions, since
+ * a bound that also claimed the playable cells went wrong in only a few. */
+static void test_follow_up_bound_matches_plain_negamax(void **state)
 {
     (void)state;
     static const struct shape even_shapes[] = {
         {4, 4, 4, 6}, {5, 4, 4, 10}, {4, 6, 4, 14}, {6, 4, 4, 14},
+        {4, 5, 4, 10}, {5, 5, 4, 13}, {6, 5, 4, 18}, {5, 3, 4, 5},
     };
     uint64_t seed = 29;
     for (size_t s = 0; s < sizeof even_shapes / sizeof even_shapes[0]; s++) {
@@ -657,7 +659,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_published_small_boards),
         cmocka_unit_test(test_random_positions_match_plain_negamax),
-        cmocka_unit_test(test_even_row_bound_matches_plain_negamax),
+        cmocka_unit_test(test_follow_up_bound_matches_plain_negamax),
         cmocka_unit_test(test_forced_and_immediate_positions),
         cmocka_unit_test(test_budget_bounds),
         cmocka_unit_test(test_refusals),
