@@ -21,7 +21,8 @@
  *   match    bots against each other over seeded games;
  *   connect4 gravity boards: the published small boards, random 7x6
  *            positions of a few stones solved in full, 7x6 perft, and
- *            (connect4-empty) the empty 7x6 board.
+ *            (connect4-empty) the empty 7x6 board; (connect4-boards) the
+ *            K = 4 boards of John Tromp's table, against it.
  * Memory is measured exactly: the game is built with a counting allocator
  * and the engine allocates through it, so the peak is the engine's own.
  * Times are wall-clock (CLOCK_MONOTONIC) and processor time (clock(), the
@@ -596,6 +597,110 @@ int bench_connect4_set(FILE *out, const char *path, const char *peer,
     return ok;
 }
 
+/*
+ * connect4-boards: gravity boards with K = 4 from John Tromp's table of
+ * results (every board with width + height <= 15), with the ply each game
+ * ends on and the boards with width + height = 16 as Christophe
+ * Steininger's solver reproduced and extended it; here the boards whose
+ * columns fit the bitboard solver (width * (height + 1) <= 64). Each is
+ * solved in full from the empty board (value, plies, every optimal move)
+ * and checked against the table; the peak is the engine's memory. By
+ * default the boards solved here within about a minute and a half; a
+ * comma-separated list of WxH names others.
+ */
+static const struct published_board {
+    int width, height;
+    int value;    /* for the first player */
+    int plies;    /* the ply the game ends on under perfect play */
+    int default_run;
+} published_boards[] = {
+    {4, 4, TTT_VALUE_DRAW, 16, 1},  {5, 4, TTT_VALUE_DRAW, 20, 1},
+    {6, 4, TTT_VALUE_LOSS, 24, 1},  {7, 4, TTT_VALUE_DRAW, 28, 1},
+    {8, 4, TTT_VALUE_LOSS, 32, 1},  {9, 4, TTT_VALUE_LOSS, 36, 1},
+    {10, 4, TTT_VALUE_LOSS, 40, 0}, {11, 4, TTT_VALUE_LOSS, 44, 0},
+    {12, 4, TTT_VALUE_LOSS, 48, 0},
+    {4, 5, TTT_VALUE_DRAW, 20, 1},  {5, 5, TTT_VALUE_DRAW, 25, 1},
+    {6, 5, TTT_VALUE_DRAW, 30, 1},  {7, 5, TTT_VALUE_DRAW, 35, 1},
+    {8, 5, TTT_VALUE_WIN, 39, 1},   {9, 5, TTT_VALUE_WIN, 41, 0},
+    {10, 5, TTT_VALUE_WIN, 47, 0},
+    {4, 6, TTT_VALUE_DRAW, 24, 1},  {5, 6, TTT_VALUE_DRAW, 30, 1},
+    {6, 6, TTT_VALUE_LOSS, 36, 1},  {7, 6, TTT_VALUE_WIN, 41, 1},
+    {8, 6, TTT_VALUE_LOSS, 48, 0},  {9, 6, TTT_VALUE_LOSS, 52, 0},
+    {4, 7, TTT_VALUE_DRAW, 28, 1},  {5, 7, TTT_VALUE_DRAW, 35, 1},
+    {6, 7, TTT_VALUE_WIN, 41, 0},   {7, 7, TTT_VALUE_DRAW, 49, 0},
+    {8, 7, TTT_VALUE_WIN, 53, 0},
+    {4, 8, TTT_VALUE_DRAW, 32, 1},  {5, 8, TTT_VALUE_DRAW, 40, 1},
+    {6, 8, TTT_VALUE_LOSS, 48, 0},  {7, 8, TTT_VALUE_WIN, 55, 0},
+    {4, 9, TTT_VALUE_DRAW, 36, 1},  {5, 9, TTT_VALUE_DRAW, 45, 1},
+    {6, 9, TTT_VALUE_WIN, 53, 0},
+    {4, 10, TTT_VALUE_DRAW, 40, 1}, {5, 10, TTT_VALUE_DRAW, 50, 0},
+    {4, 11, TTT_VALUE_DRAW, 44, 1}, {5, 11, TTT_VALUE_DRAW, 55, 0},
+    {4, 12, TTT_VALUE_DRAW, 48, 0}, {4, 13, TTT_VALUE_DRAW, 52, 0},
+};
+
+/* Whether the board width x height is named in list ("7x7,9x6"). */
+static int board_listed(const char *list, int width, int height)
+{
+    for (const char *at = list; at && *at;) {
+        int w = 0, h = 0, used = 0;
+        if (sscanf(at, "%dx%d%n", &w, &h, &used) != 2)
+            return 0;
+        if (w == width && h == height)
+            return 1;
+        at += used;
+        if (*at == ',')
+            at++;
+    }
+    return 0;
+}
+
+int bench_connect4_boards(FILE *out, const char *list, uint64_t budget)
+{
+    int ok = 1, listed = 0;
+    fprintf(out, "connect4-boards: K = 4 gravity boards from the empty board, full solves,\n"
+                 "against John Tromp's table (value; the last ply as Christophe Steininger's\n"
+                 "solver reproduced it)\n");
+    fprintf(out, "%-6s %-5s %5s %5s %13s %11s %11s %9s   %s\n", "board", "value",
+            "plies", "best", "nodes", "wall_s", "cpu_s", "peak_MiB", "published");
+    for (size_t i = 0; i < sizeof published_boards / sizeof published_boards[0]; i++) {
+        const struct published_board *b = &published_boards[i];
+        if (list ? !board_listed(list, b->width, b->height) : !b->default_run)
+            continue;
+        listed++;
+        counting count = {0, 0};
+        ttt_game *game = counted_gravity_game(b->width, b->height, 4, &count);
+        solve_timing t = timed_solve(game, 0, budget);
+        ttt_game_free(game);
+        char board[16], published[48], plies[16];
+        snprintf(board, sizeof board, "%dx%d", b->width, b->height);
+        snprintf(published, sizeof published, "%s on ply %d",
+                 b->value == TTT_VALUE_WIN    ? "first player wins"
+                 : b->value == TTT_VALUE_LOSS ? "second player wins"
+                                              : "draw",
+                 b->plies);
+        if (t.status != TTT_OK) {
+            fprintf(out, "%-6s %-5s %5s %5s %13llu %11.3f %11.3f %9.1f   %s (%s)\n",
+                    board, "-", "-", "-", (unsigned long long)t.solution.nodes, t.wall,
+                    t.cpu, (double)count.peak / (1 << 20), published,
+                    ttt_strerror(t.status));
+            ok = 0;
+            continue;
+        }
+        int agree = t.solution.value == b->value && t.solution.plies == b->plies;
+        snprintf(plies, sizeof plies, "%d", t.solution.plies);
+        fprintf(out, "%-6s %-5s %5s %5zu %13llu %11.3f %11.3f %9.1f   %s%s\n", board,
+                value_name(t.solution.value), plies, t.best_len,
+                (unsigned long long)t.solution.nodes, t.wall, t.cpu,
+                (double)count.peak / (1 << 20), published, agree ? "" : ": DIFFERS");
+        ok &= agree;
+    }
+    if (listed == 0) {
+        fprintf(out, "  no board of the table matches \"%s\"\n", list ? list : "");
+        ok = 0;
+    }
+    return ok;
+}
+
 /* Perft on a gravity board (ttt perft W x H K depth --gravity). */
 int bench_perft_gravity(FILE *out, int width, int height, int k, int depth)
 {
@@ -872,6 +977,7 @@ static void usage(void)
           "         [proof] [connect4] [connect4-empty] [--positions N] [--stones S]\n"
           "         [--games N] [--seed S] [--budget B] [--solve-budget B]\n"
           "         [--table-mib M] [connect4-set FILE [--peer COMMAND]]\n"
+          "         [connect4-boards [WxH,...]]\n"
           "  solve   the exact solver on (3,3,3), (4,4,4), (4,4,3), (5,5,4)\n"
           "  perft   whole-game counts of 3x3 and 4x4\n"
           "  match   strong against random (7x7 K=4, 15x15 K=5) and perfect (3x3)\n"
@@ -891,6 +997,10 @@ static void usage(void)
           "          against the scores; --peer COMMAND (e.g. his c4solver, or\n"
           "          \"c4solver -a\" to check every optimal move) solves the file\n"
           "          first in the same run, its processor time printed beside ours\n"
+          "  connect4-boards  K = 4 gravity boards of John Tromp's table solved in\n"
+          "          full and checked against it: those taking up to about a\n"
+          "          minute and a half, or the WxH boards listed (e.g. 7x7,9x6;\n"
+          "          --solve-budget stops each after so many nodes)\n"
           "  with no benchmark named, the first four run. --quick: small boards,\n"
           "  20 games. Defaults: --games 1000 --seed 1 --budget 20000.\n"
           "  Exit status 1 if a result misses its goal value or win rate.\n",
@@ -903,7 +1013,8 @@ int main(int argc, char **argv)
     int run_pairing = 0, run_proof = 0;
     size_t table_mib = 0;
     int run_connect4 = 0, run_empty = 0, positions = 100, stones = 8;
-    const char *set_path = NULL, *peer = NULL;
+    const char *set_path = NULL, *peer = NULL, *boards = NULL;
+    int run_boards = 0;
     int games = 1000;
     uint64_t seed = 1, budget = 20000, solve_budget = 0;
     for (int i = 1; i < argc; i++) {
@@ -930,6 +1041,10 @@ int main(int argc, char **argv)
             set_path = argv[++i];
         } else if (i + 1 < argc && strcmp(arg, "--peer") == 0) {
             peer = argv[++i];
+        } else if (strcmp(arg, "connect4-boards") == 0) {
+            run_boards = 1;
+            if (i + 1 < argc && argv[i + 1][0] >= '0' && argv[i + 1][0] <= '9')
+                boards = argv[++i];
         } else if (strcmp(arg, "connect4-empty") == 0) {
             run_connect4 = run_empty = 1;
         } else if (i + 1 < argc && strcmp(arg, "--positions") == 0) {
@@ -950,7 +1065,7 @@ int main(int argc, char **argv)
         }
     }
     if (!run_solve && !run_perft && !run_match && !run_bounds && !run_pairing &&
-        !run_proof && !run_connect4 && !set_path)
+        !run_proof && !run_connect4 && !set_path && !run_boards)
         run_solve = run_perft = run_match = run_bounds = 1;
     if (quick && positions > 10)
         positions = 10;
@@ -976,6 +1091,8 @@ int main(int argc, char **argv)
         ok &= bench_connect4(stdout, positions, stones, seed, run_empty, solve_budget);
         ok &= bench_perft_gravity(stdout, 7, 6, 4, 8);
     }
+    if (run_boards)
+        ok &= bench_connect4_boards(stdout, boards, solve_budget);
     if (set_path)
         ok &= bench_connect4_set(stdout, set_path, peer, solve_budget,
                                  table_mib << 20);
