@@ -604,7 +604,8 @@ int bench_connect4_set(FILE *out, const char *path, const char *peer,
  * Steininger's solver reproduced and extended it; here the boards whose
  * columns fit the bitboard solver (width * (height + 1) <= 64). Each is
  * solved in full from the empty board (value, plies, every optimal move)
- * and checked against the table; the peak is the engine's memory. By
+ * and checked against the table; the peak is the engine's memory (the
+ * table is capped at table_bytes, 0 for the solver's 64 MiB). By
  * default the boards solved here within about a minute and a half; a
  * comma-separated list of WxH names others.
  */
@@ -654,7 +655,8 @@ static int board_listed(const char *list, int width, int height)
     return 0;
 }
 
-int bench_connect4_boards(FILE *out, const char *list, uint64_t budget)
+int bench_connect4_boards(FILE *out, const char *list, uint64_t budget,
+                          size_t table_bytes)
 {
     int ok = 1, listed = 0;
     fprintf(out, "connect4-boards: K = 4 gravity boards from the empty board, full solves,\n"
@@ -669,7 +671,7 @@ int bench_connect4_boards(FILE *out, const char *list, uint64_t budget)
         listed++;
         counting count = {0, 0};
         ttt_game *game = counted_gravity_game(b->width, b->height, 4, &count);
-        solve_timing t = timed_solve(game, 0, budget);
+        solve_timing t = timed_solve_capped(game, 0, budget, table_bytes);
         ttt_game_free(game);
         char board[16], published[48], plies[16];
         snprintf(board, sizeof board, "%dx%d", b->width, b->height);
@@ -1000,7 +1002,8 @@ static void usage(void)
           "  connect4-boards  K = 4 gravity boards of John Tromp's table solved in\n"
           "          full and checked against it: those taking up to about a\n"
           "          minute and a half, or the WxH boards listed (e.g. 7x7,9x6;\n"
-          "          --solve-budget stops each after so many nodes)\n"
+          "          --solve-budget stops each after so many nodes, --table-mib\n"
+          "          caps the table, 64 by default)\n"
           "  with no benchmark named, the first four run. --quick: small boards,\n"
           "  20 games. Defaults: --games 1000 --seed 1 --budget 20000.\n"
           "  Exit status 1 if a result misses its goal value or win rate.\n",
@@ -1092,7 +1095,7 @@ int main(int argc, char **argv)
         ok &= bench_perft_gravity(stdout, 7, 6, 4, 8);
     }
     if (run_boards)
-        ok &= bench_connect4_boards(stdout, boards, solve_budget);
+        ok &= bench_connect4_boards(stdout, boards, solve_budget, table_mib << 20);
     if (set_path)
         ok &= bench_connect4_set(stdout, set_path, peer, solve_budget,
                                  table_mib << 20);
