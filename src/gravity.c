@@ -3,22 +3,11 @@
 
 #include "compiler.h"
 #include "gravity.h"
+#include "gravity_bits.h"
 #include "solver.h"
 
 /*
- * The board. Column c takes bits c * (height + 1) .. c * (height + 1) +
- * height - 1, bottom first, and one spare bit above that stays empty. Two
- * words describe a position: `current`, the stones of the side to move, and
- * `mask`, all stones. Then:
- *   - the landing cells are (mask + bottom) & board: adding a column's
- *     bottom bit carries through its stones to the first empty cell;
- *   - a line of K stones along a direction is a run of K bits at a stride:
- *     1 (vertical), height + 1 (horizontal), height and height + 2 (the
- *     diagonals). The spare bit stops a run from wrapping from one column
- *     into the next;
- *   - position + mask is an exact key: per column it is (stones of the
- *     mover) + 2^h - 1 for h stones, and these ranges are disjoint for
- *     different h and never carry into the next column.
+ * The board and its line questions are in gravity_bits.h.
  *
  * Scores count distance, so that one search gives the value, the plies and
  * the optimal moves. With E empty cells, a win for the side to move on ply
@@ -64,7 +53,6 @@
  */
 
 #define DEFAULT_TABLE_BYTES ((size_t)64 << 20)
-#define MAX_COLUMNS 16 /* width * 4 <= 64 */
 #define CHECK_BITS_MAX 44
 #define SCORE_BIAS 64  /* scores are stored as score + 64 in 7 bits */
 #define SCORE_NONE (-1000)
@@ -93,95 +81,8 @@
     ((check) << 20 | (uint64_t)((hi) + SCORE_BIAS) << 13 |                   \
      (uint64_t)((lo) + SCORE_BIAS) << 6 | (uint64_t)(work))
 
-#if defined(__GNUC__)
-#define GRAVITY_INLINE __attribute__((always_inline)) inline
-#else
-#define GRAVITY_INLINE inline
-#endif
-
-typedef struct gsearch {
-    uint64_t current;   /* the side to move's stones */
-    uint64_t mask;      /* all stones */
-    uint64_t bottom;    /* each column's bottom bit */
-    uint64_t board;     /* every cell */
-    uint64_t top_rows;  /* the top row, and every second row below it */
-    int32_t moves;      /* stones on the board */
-    int32_t cells;      /* width * height */
-    int32_t width, height, k, stride;
-    int32_t vertical;   /* 1 if a column can hold K */
-    int32_t dir_count;  /* other directions that can hold K */
-    int32_t dirs[3];    /* their bit strides */
-    int32_t order[MAX_COLUMNS];   /* columns, centre first */
-    uint64_t column[MAX_COLUMNS]; /* each column's cells */
-    uint64_t *table;    /* 2 << bucket_bits entries */
-    int32_t bucket_bits;
-    int32_t key_bits;   /* width * stride */
-    uint64_t key_mask;
-    int32_t weight[64]; /* per bit: the K-windows through the cell */
-    uint64_t nodes;
-    uint64_t budget;
-    int stopped;
-} gsearch;
-
 /* ------------------------------------------------------------------------ */
 /* Bitboard questions                                                        */
-
-static GRAVITY_INLINE int popcount64(uint64_t x)
-{
-#if defined(__GNUC__) && defined(__POPCNT__)
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
-#endif
-}
-
-/* The cells that complete a line of k along stride s for stones p: cells
- * with j stones of p before them and k - 1 - j after, for some j. The
- * strides and k keep every shift below 64 (see gravity_setup). */
-static GRAVITY_INLINE uint64_t line_threats(uint64_t p, int32_t s, int k)
-{
-    uint64_t after[TTT_MAX_SIZE < 64 ? TTT_MAX_SIZE : 64];
-    after[0] = ~UINT64_C(0);
-    for (int m = 1; m < k; m++)
-        after[m] = after[m - 1] & (p >> (m * s));
-    uint64_t before = ~UINT64_C(0), found = 0;
-    for (int j = 0; j < k; j++) {
-        found |= before & after[k - 1 - j];
-        if (j + 1 < k)
-            before &= p << ((j + 1) * s);
-    }
-    return found;
-}
-
-/* Every cell (empty or not) where a stone of p would complete a line.
- * Where this is inlined with k and stride constants (stride > 0: a board
- * at least k wide and k high, so all four directions count, at strides 1,
- * stride - 1, stride and stride + 1), every shift is an immediate; stride
- * 0 reads the directions from g. */
-static GRAVITY_INLINE uint64_t threats_k(const gsearch *g, uint64_t p, int k,
-                                         int32_t stride)
-{
-    if (stride > 0) {
-        uint64_t below = ~UINT64_C(0);
-        for (int m = 1; m < k; m++)
-            below &= p << m;
-        return below | line_threats(p, stride, k) |
-               line_threats(p, stride - 1, k) | line_threats(p, stride + 1, k);
-    }
-    uint64_t found = 0;
-    if (g->vertical) {
-        uint64_t below = ~UINT64_C(0);
-        for (int m = 1; m < k; m++)
-            below &= p << m;
-        found = below;
-    }
-    for (int32_t d = 0; d < g->dir_count; d++)
-        found |= line_threats(p, g->dirs[d], k);
-    return found;
-}
 
 /* threats_k for g's k, outside the search's inner loop. */
 static uint64_t threats_of(const gsearch *g, uint64_t p)
@@ -189,56 +90,9 @@ static uint64_t threats_of(const gsearch *g, uint64_t p)
     return threats_k(g, p, g->k, 0);
 }
 
-/* Whether stones p hold a line of k; inlined like threats_k. */
-static GRAVITY_INLINE int has_line_k(const gsearch *g, uint64_t p, int k,
-                                     int32_t stride)
-{
-    int32_t strides[4] = {1, 0, 0, 0};
-    int32_t count = 0;
-    if (stride > 0) {
-        strides[0] = 1;
-        strides[1] = stride;
-        strides[2] = stride - 1;
-        strides[3] = stride + 1;
-        count = 4;
-    } else {
-        if (g->vertical)
-            count = 1;
-        for (int32_t d = 0; d < g->dir_count; d++)
-            strides[count++] = g->dirs[d];
-    }
-    uint64_t any = 0;
-    for (int32_t d = 0; d < count; d++) {
-        uint64_t run = p;
-        for (int m = 1; m < k; m++)
-            run &= p >> (m * strides[d]);
-        any |= run;
-    }
-    return any != 0;
-}
-
 static int has_line(const gsearch *g, uint64_t p)
 {
     return has_line_k(g, p, g->k, 0);
-}
-
-static uint64_t lowest_bit(uint64_t x)
-{
-    return x & (~x + 1);
-}
-
-static GRAVITY_INLINE int32_t bit_index(uint64_t single)
-{
-#if defined(__GNUC__)
-    return __builtin_ctzll(single);
-#else
-    int32_t i = 0;
-    while (single > 1) {
-        single >>= 1;
-        i++;
-    }
-    return i;
-#endif
 }
 
 /* The game's cell number of board bit `bit`. */
@@ -271,7 +125,7 @@ static int32_t plies_of(int32_t empty, int32_t score)
 
 /* The key of the position with stones `current` to move, `mask` in all and
  * `stones` of them. */
-static GRAVITY_INLINE uint64_t key_of(const gsearch *g, uint64_t current,
+static TTT__ALWAYS_INLINE uint64_t key_of(const gsearch *g, uint64_t current,
                                       uint64_t mask, int32_t stones)
 {
     uint64_t key = current + mask;
@@ -289,7 +143,7 @@ static GRAVITY_INLINE uint64_t key_of(const gsearch *g, uint64_t current,
 /* The bucket and the check bits of key: a multiply by an odd constant is a
  * bijection of key_bits-bit words, and its high bits depend on all of the
  * key's bits, so they pick the bucket and the low ones are stored. */
-static GRAVITY_INLINE uint64_t *table_bucket(const gsearch *g, uint64_t key,
+static TTT__ALWAYS_INLINE uint64_t *table_bucket(const gsearch *g, uint64_t key,
                                              uint64_t *check)
 {
     uint64_t h = (key * UINT64_C(0x9E3779B97F4A7C15)) & g->key_mask;
@@ -298,7 +152,7 @@ static GRAVITY_INLINE uint64_t *table_bucket(const gsearch *g, uint64_t key,
     return g->table + 2 * (size_t)(low_bits < 64 ? h >> low_bits : 0);
 }
 
-static GRAVITY_INLINE int table_get(const gsearch *g, uint64_t key,
+static TTT__ALWAYS_INLINE int table_get(const gsearch *g, uint64_t key,
                                     int32_t *lo, int32_t *hi)
 {
     uint64_t check;
@@ -362,72 +216,22 @@ static int32_t search(gsearch *g, int32_t alpha, int32_t beta)
     return g->k == 4 ? negamax4(g, alpha, beta) : negamax_any(g, alpha, beta);
 }
 
-static GRAVITY_INLINE void play(gsearch *g, uint64_t move)
+static TTT__ALWAYS_INLINE void play(gsearch *g, uint64_t move)
 {
     g->current ^= g->mask; /* now the opponent's stones: the new side to move */
     g->mask |= move;
     g->moves++;
 }
 
-static GRAVITY_INLINE void unplay(gsearch *g, uint64_t move)
+static TTT__ALWAYS_INLINE void unplay(gsearch *g, uint64_t move)
 {
     g->moves--;
     g->mask ^= move;
     g->current ^= g->mask;
 }
 
-/* The moves that do not lose at once (see above), or 0 if there are none. */
-static GRAVITY_INLINE uint64_t safe_moves(const gsearch *g, int k,
-                                          int32_t stride,
-                                          uint64_t *opponent_wins)
-{
-    uint64_t possible = (g->mask + g->bottom) & g->board;
-    uint64_t wins = threats_k(g, g->current ^ g->mask, k, stride) &
-                    (g->board & ~g->mask);
-    uint64_t forced = possible & wins;
-    *opponent_wins = wins;
-    if (forced) {
-        if (forced & (forced - 1))
-            return 0;
-        possible = forced;
-    }
-    return possible & ~(wins >> 1);
-}
-
-/* An upper bound of the mover's score from the opponent's follow-up
- * strategy, or `hi` if it gives none. With an even number of empty cells,
- * the opponent can answer every move so that it gets every empty cell of
- * top_rows (the top row, and every second row below it) that is not
- * playable now. A column with an even number of empty cells has the
- * top_rows parity on every second cell from the one above its playable
- * cell: a move there is answered on the cell above it. A column with an
- * odd number has it on every second cell from two above its playable
- * cell, which is left free: a move on that free cell is answered on the
- * free cell of another such column (they come in pairs, as the empty
- * cells are even), and both columns are even again. The mover then gets
- * at most the other cells: if they hold no line the mover cannot win (a
- * draw at best), and if the opponent's cells hold one the opponent wins
- * (a loss, at best the slowest). On an even height this is Allis'
- * claimeven, with which Christophe Steininger's solver bounds its
- * searches. */
-static GRAVITY_INLINE int32_t follow_up_bound(const gsearch *g, int k,
-                                              int32_t stride, int32_t empty,
-                                              int32_t hi)
-{
-    if ((empty & 1) || hi <= -1)
-        return hi;
-    uint64_t playable = (g->mask + g->bottom) & g->board;
-    uint64_t theirs = (g->current ^ g->mask) |
-                      (g->top_rows & ~g->mask & ~playable);
-    if (has_line_k(g, g->board & ~theirs, k, stride))
-        return hi;
-    if (hi > 0)
-        hi = 0;
-    return has_line_k(g, theirs, k, stride) ? -1 : hi;
-}
-
 /* Puts the safe moves in the order they are tried; returns their count. */
-static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
+static TTT__ALWAYS_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
                                       int32_t stride, uint64_t opponent_wins,
                                       uint64_t moves[MAX_COLUMNS],
                                       uint64_t child_keys[MAX_COLUMNS])
@@ -467,7 +271,7 @@ static GRAVITY_INLINE int order_moves(const gsearch *g, uint64_t safe, int k,
 
 /* The score of the position for the side to move, fail-soft within
  * (alpha, beta). Precondition: the side to move cannot win at once. */
-static GRAVITY_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
+static TTT__ALWAYS_INLINE int32_t negamax_body(gsearch *g, int32_t alpha,
                                            int32_t beta, int k, int32_t stride)
 {
     if (TTT__RARE(++g->nodes > g->budget)) {
