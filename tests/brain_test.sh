@@ -4,32 +4,7 @@
 # Prints "ok - name" or "not ok - name" per check, then "N passed, M failed",
 # and exits non-zero if anything failed.
 
-TTT=$1
-if [ -z "$TTT" ] || [ ! -x "$TTT" ]; then
-    echo "usage: $0 path/to/ttt" >&2
-    exit 2
-fi
-
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT HUP INT TERM
-out=$tmp/out
-err=$tmp/err
-
-passed=0
-failed=0
-
-# report NAME STATUS: counts and prints one check; on failure shows the output.
-report() {
-    if [ "$2" -eq 0 ]; then
-        passed=$((passed + 1))
-        echo "ok - $1"
-    else
-        failed=$((failed + 1))
-        echo "not ok - $1"
-        sed 's/^/#   stdout: /' "$out"
-        sed 's/^/#   stderr: /' "$err"
-    fi
-}
+. "$(dirname "$0")/check_lib.sh"
 
 # session INPUT: feeds INPUT (printf escapes, \r\n line ends as managers
 # send them) to `ttt brain`, killed after 120 s should it hang; stdout in
@@ -253,5 +228,4 @@ session 'START 15\r\nBOARD\r\n7,7,1\r\n'
     [ "$(wc -l <"$out")" -eq 2 ]
 report "input ending inside BOARD answers ERROR before the brain exits" $?
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

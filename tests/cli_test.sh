@@ -4,32 +4,7 @@
 # Prints "ok - name" or "not ok - name" per check, then "N passed, M failed",
 # and exits non-zero if anything failed.
 
-TTT=$1
-if [ -z "$TTT" ] || [ ! -x "$TTT" ]; then
-    echo "usage: $0 path/to/ttt" >&2
-    exit 2
-fi
-
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT HUP INT TERM
-out=$tmp/out
-err=$tmp/err
-
-passed=0
-failed=0
-
-# report NAME STATUS: counts and prints one check; on failure shows the output.
-report() {
-    if [ "$2" -eq 0 ]; then
-        passed=$((passed + 1))
-        echo "ok - $1"
-    else
-        failed=$((failed + 1))
-        echo "not ok - $1"
-        sed 's/^/#   stdout: /' "$out"
-        sed 's/^/#   stderr: /' "$err"
-    fi
-}
+. "$(dirname "$0")/check_lib.sh"
 
 # play INPUT ARGS...: feeds INPUT (printf escapes such as \\n, so no other
 # backslash or percent sign) to "ttt play ARGS",
@@ -988,5 +963,4 @@ fi
 [ "$(grep -c 'positions, ' "$err")" -eq 0 ]
 report "solve shows no progress line when stderr is not a terminal" $?
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
