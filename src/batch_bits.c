@@ -2,48 +2,11 @@
 #include <string.h>
 
 #include "batch.h"
+#include "compiler.h"
 
 static bit_game *bit_game_at(const ttt_batch *batch, size_t index)
 {
     return (bit_game *)(void *)(batch->bit_games + index * batch->bit_stride);
-}
-
-static int highest_bit(uint64_t bits)
-{
-#if defined(__GNUC__)
-    return 63 - __builtin_clzll(bits);
-#else
-    int bit = 0;
-    while (bits >>= 1)
-        bit++;
-    return bit;
-#endif
-}
-
-static int lowest_bit(uint64_t bits)
-{
-#if defined(__GNUC__)
-    return __builtin_ctzll(bits);
-#else
-    int bit = 0;
-    while (!(bits & 1)) {
-        bits >>= 1;
-        bit++;
-    }
-    return bit;
-#endif
-}
-
-static uint32_t bit_count(uint64_t bits)
-{
-#if defined(__GNUC__)
-    return (uint32_t)__builtin_popcountll(bits);
-#else
-    uint32_t count = 0;
-    for (; bits; bits &= bits - 1)
-        count++;
-    return count;
-#endif
 }
 
 /* The bits where a run of k set bits of cells starts, stepping by shift:
@@ -155,7 +118,7 @@ static inline int bit_of_action(const ttt_batch *batch, const bit_game *game,
         uint64_t open = empty & (batch->column_mask << action);
         if (!open)
             return TTT_E_COLUMN_FULL;
-        *bit = highest_bit(open); /* the lowest empty row */
+        *bit = ttt__highest_index(open); /* the lowest empty row */
         return TTT_OK;
     }
     if (action < 0 || action >= batch->nn)
@@ -177,11 +140,11 @@ static inline int bit_opponent(const ttt_batch *batch, size_t index,
     int bit;
     if (gravity) {
         uint64_t open = empty & batch->row_mask;
-        uint32_t pick = ttt__random_below(seed, bit_count(open));
+        uint32_t pick = ttt__random_below(seed, (uint32_t)ttt__popcount64(open));
         for (; pick > 0; pick--)
             open &= open - 1;
-        int col = lowest_bit(open);
-        bit = highest_bit(empty & (batch->column_mask << col));
+        int col = ttt__lowest_index(open);
+        bit = ttt__highest_index(empty & (batch->column_mask << col));
     } else {
         uint32_t slot = ttt__random_below(seed, (uint32_t)(batch->nn - game->ply));
         bit = batch->cell_bit[game->moves[(uint32_t)batch->nn + slot]];

@@ -247,7 +247,7 @@ static TTT__ALWAYS_INLINE int order_moves(const gsearch *g, uint64_t safe, int k
          * whoever fills the cell below hands the opponent its win. */
         uint64_t mine = threats_k(g, g->current | move, k, stride) &
                         empty_cells & ~move & ~(opponent_wins << 1);
-        int32_t key = popcount64(mine) * 4096 + g->weight[bit_index(move)];
+        int32_t key = ttt__popcount64(mine) * 4096 + g->weight[ttt__lowest_index(move)];
         /* The child's table entry is needed soon: start loading it now,
          * while the other moves are scored (the table is far larger than
          * the caches, and its loads were most of a node's time). */
@@ -594,7 +594,7 @@ static void put_moves(const gsearch *g, uint64_t moves, gravity_answer *out)
 {
     out->best_count = 0;
     for (uint64_t left = moves; left; left &= left - 1)
-        out->best[out->best_count++] = cell_of_bit(g, bit_index(lowest_bit(left)));
+        out->best[out->best_count++] = cell_of_bit(g, ttt__lowest_index(lowest_bit(left)));
     /* Few cells: an insertion sort. */
     for (int32_t i = 1; i < out->best_count; i++) {
         int32_t cell = out->best[i], at = i;

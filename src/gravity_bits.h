@@ -52,18 +52,6 @@ typedef struct gsearch {
 /* ------------------------------------------------------------------------ */
 /* Bitboard questions                                                        */
 
-static TTT__ALWAYS_INLINE int popcount64(uint64_t x)
-{
-#if defined(__GNUC__) && defined(__POPCNT__)
-    return __builtin_popcountll(x);
-#else
-    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-    return (int)((x * UINT64_C(0x0101010101010101)) >> 56);
-#endif
-}
-
 /* The cells that complete a line of k along stride s for stones p: cells
  * with j stones of p before them and k - 1 - j after, for some j. The
  * strides and k keep every shift below 64 (see gravity_setup). */
@@ -140,20 +128,6 @@ static TTT__ALWAYS_INLINE int has_line_k(const gsearch *g, uint64_t p, int k,
 static uint64_t lowest_bit(uint64_t x)
 {
     return x & (~x + 1);
-}
-
-static TTT__ALWAYS_INLINE int32_t bit_index(uint64_t single)
-{
-#if defined(__GNUC__)
-    return __builtin_ctzll(single);
-#else
-    int32_t i = 0;
-    while (single > 1) {
-        single >>= 1;
-        i++;
-    }
-    return i;
-#endif
 }
 
 /* The moves that do not lose at once (see above), or 0 if there are none. */
