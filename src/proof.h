@@ -39,6 +39,11 @@
  * tried: they are interchangeable. The cuts of these rules are sound by
  * construction: every pruned move provably loses.
  *
+ * Each proof runs first with the defender trying only its best few moves
+ * (by the same ordering) where no rule cut them: its disproof is one of
+ * the whole game, as a defender needs a single refutation; its proofs are
+ * dropped and the proof runs again over every move.
+ *
  * Disproof zones (Hsu et al. 2020 use the like), on boards of up to 64
  * cells: a disproven node's zone is a set of cells such that the attacker
  * still cannot win with marks of its own added on every empty cell outside

@@ -331,6 +331,10 @@ int ttt__proof_evaluate(prover *pv, int32_t *moves, int32_t *count)
     }
     if (n_moves == 0)
         return other == attacker ? NODE_PROVEN : NODE_DISPROVEN;
+    /* The first pass's defender tries only its best moves (see prove). */
+    if (mover == defender && !pv->rule_cut && pv->defender_limit > 0 &&
+        n_moves > pv->defender_limit)
+        n_moves = pv->defender_limit;
     *count = n_moves;
     return NODE_OPEN;
 }

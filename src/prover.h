@@ -85,6 +85,7 @@ typedef struct prover {
     uint32_t pair_steps;   /* the shared pairing's tries at this node */
     int32_t shortfall;     /* the fewest open windows a pairing try left uncovered */
     pairing_pair *pairs;   /* a private pairing's pairs */
+    int32_t defender_limit; /* the defender's moves searched at a node (0: all) */
     int rule_cut;          /* evaluate's: a rule cut the mover's moves */
     cell_set leaf_zone;    /* evaluate's: a settled node's disproof zone */
     cell_set dead_cells;   /* evaluate's: the empty cells in no open window */

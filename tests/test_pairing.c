@@ -71,7 +71,7 @@ static void test_search_where_no_pairing(void **state)
     ttt_game_free(g);
 
     g = new_game(6, 5);
-    assert_int_equal(solve(g, 100, TTT_SOLVE_VALUE_ONLY, &s, NULL, NULL), TTT_E_BUDGET);
+    assert_int_equal(solve(g, 10, TTT_SOLVE_VALUE_ONLY, &s, NULL, NULL), TTT_E_BUDGET);
     assert_int_equal(s.method, TTT_METHOD_SEARCH);
     ttt_game_free(g);
 

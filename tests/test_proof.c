@@ -310,6 +310,20 @@ static void test_shared_pairings_settle_draws_quickly(void **state)
     }
 }
 
+/* (7,7,5) from the empty board: the first pass, where the defender tries
+ * only its best moves, settles the draw in 67,289 positions; every
+ * defender's move searched took 272,706. */
+static void test_narrow_defender_pass_settles_7_7_5(void **state)
+{
+    (void)state;
+    ttt_game *g = new_game(7, 5);
+    proof_answer a = proof_of(g, 100000, (size_t)1 << 24);
+    assert_int_equal(a.status, TTT_OK);
+    assert_int_equal(a.value, TTT_VALUE_DRAW);
+    assert_true(a.nodes <= 100000);
+    ttt_game_free(g);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Budget and memory                                                         */
 
@@ -406,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_shared_pairings_settle_draws_quickly),
         cmocka_unit_test(test_zone_disproofs_match_plain_search),
         cmocka_unit_test(test_rule_cut_node_zone_is_every_cell),
+        cmocka_unit_test(test_narrow_defender_pass_settles_7_7_5),
         cmocka_unit_test(test_budget_one_stops_and_frees),
         cmocka_unit_test(test_allocation_failure_reports_nomem),
         cmocka_unit_test(test_wanted_only_for_large_value_only_solves),
