@@ -742,7 +742,10 @@ typedef struct ttt_solution {
  * be another move of the same value, and the table holds its proof numbers
  * under the same cap (allocated whole at the start, 32 bytes a position,
  * never more than the budget can fill), keyed by 64-bit hashes on every
- * board. Full solves and smaller boards are unchanged.
+ * board; besides the table it holds less than half a MiB (a move list per
+ * depth: 0.4 MiB on 10x10). (8,8,5), a draw, takes 74 million positions,
+ * about six minutes, in the default 64 MiB. Full solves and smaller boards
+ * are unchanged.
  *
  * Since 1.3, a gravity game under the classic rules (no misère, no early
  * draw, no ply limit) on a board with width * (height + 1) <= 64 (Connect
