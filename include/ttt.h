@@ -736,15 +736,15 @@ typedef struct ttt_solution {
  * Since 1.3, a TTT_SOLVE_VALUE_ONLY solve of a square board of 26 to 100
  * cells with K >= 4 under normal rules (not misère, no ply limit, no
  * gravity) takes a depth-first proof-number search instead of alpha-beta
- * (much faster there: (7,7,5) is a draw in about 67,000 positions, under
+ * (much faster there: (7,7,5) is a draw in about 64,000 positions, under
  * a second, proven by pairings of cells that the defender answers): the
  * value is the same, but nodes counts its positions, the move in best may
  * be another move of the same value, and the table holds its proof numbers
  * under the same cap (allocated whole at the start, 32 bytes a position,
  * never more than the budget can fill), keyed by 64-bit hashes on every
  * board; besides the table it holds less than half a MiB (a move list per
- * depth: 0.4 MiB on 10x10). (8,8,5), a draw, takes 74 million positions,
- * about six minutes, in the default 64 MiB. Full solves and smaller boards
+ * depth: 0.4 MiB on 10x10). (8,8,5), a draw, takes 56 million positions,
+ * about five minutes, in the default 64 MiB. Full solves and smaller boards
  * are unchanged.
  *
  * Since 1.3, a gravity game under the classic rules (no misère, no early

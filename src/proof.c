@@ -18,9 +18,10 @@
 #define PROOF_WAYS 4
 #define PROOF_DEFAULT_TABLE_BYTES ((size_t)64 << 20)
 /* The defender's moves (best first) that prove's first pass searches at a
- * node no rule cut: with 8, (7,7,5) took 67,289 positions against 272,706
- * with every move, and (9,9,6) 264,779 against 505,000. */
-#define PROOF_DEFENDER_MOVES 8
+ * node no rule cut. With every move, (7,7,5) took 272,706 positions and
+ * (8,8,5) did not settle; with 6, 63,820 and 55,563,000; with 8, 67,289
+ * and 74,114,248 (4, 12 and 16 gave (7,7,5) 96,480, 100,606 and 95,822). */
+#define PROOF_DEFENDER_MOVES 6
 
 typedef struct proof_entry {
     uint64_t key;  /* 0: empty (real keys have bit 0 set) */

@@ -55,7 +55,7 @@
  * zone is disproven too, unsearched: its position holds fewer attacker
  * marks than the zone's disproof allows. That cut took (7,7,5) from about
  * 440,000 positions to 270,000 (every defender's move searched; the narrow
- * first pass then took it to 67,000).
+ * first pass then took it to 64,000).
  *
  * Nothing reads a clock: the node budget bounds the work, the table cap
  * the memory.

@@ -311,7 +311,7 @@ static void test_shared_pairings_settle_draws_quickly(void **state)
 }
 
 /* (7,7,5) from the empty board: the first pass, where the defender tries
- * only its best moves, settles the draw in 67,289 positions; every
+ * only its best moves, settles the draw in 63,820 positions; every
  * defender's move searched took 272,706. */
 static void test_narrow_defender_pass_settles_7_7_5(void **state)
 {
