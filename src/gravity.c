@@ -594,7 +594,7 @@ static void put_moves(const gsearch *g, uint64_t moves, gravity_answer *out)
 {
     out->best_count = 0;
     for (uint64_t left = moves; left; left &= left - 1)
-        out->best[out->best_count++] = cell_of_bit(g, ttt__lowest_index(lowest_bit(left)));
+        out->best[out->best_count++] = cell_of_bit(g, ttt__lowest_index(left));
     /* Few cells: an insertion sort. */
     for (int32_t i = 1; i < out->best_count; i++) {
         int32_t cell = out->best[i], at = i;

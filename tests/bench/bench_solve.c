@@ -973,6 +973,9 @@ int bench_proof(FILE *out, uint64_t budget, size_t table_bytes)
     return ok;
 }
 
+/* ------------------------------------------------------------------------ */
+/* main                                                                      */
+
 #ifndef TTT_BENCH_SOLVE_NO_MAIN
 static void usage(void)
 {
