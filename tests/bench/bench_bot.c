@@ -1,4 +1,4 @@
-/* bench_bot.c - ttt-bench-bot: the strong bot's positions a second and the depth it reaches, on 15x15 K=5 positions from self-play or from fixed game records. */
+/* bench_bot.c - ttt-bench-bot: the strong bot's positions a second and the depth it reaches, and its VCT search's reach, on 15x15 K=5 positions from self-play or from fixed game records. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +97,32 @@ static const char *const match_records[] = {
     "2,11 7,11",
 };
 
+/* Ten games the strong bot lost as white to Rapfi (black) at 100 ms a
+ * move, from the opening's two stones on: positions where black's slower
+ * threats (VCTs) decide. */
+static const char *const white_records[] = {
+    "7,5 8,5 8,7 9,4 7,6 7,4 9,6 8,4 6,4 8,6 6,5 5,4 6,7 6,3 7,8 11,4 10,4 "
+    "5,2 4,1 8,3 8,2 6,9 7,7 7,9 5,7 4,7 9,7",
+    "6,9 9,8 7,10 9,10 7,8 9,9 9,7 8,7 7,9 7,11 5,9 4,9 6,10 5,11 6,8 6,7 7,7 "
+    "7,6 8,6 9,5 4,10",
+    "6,6 7,7 8,6 9,6 6,7 9,7 6,5 6,8 5,6 9,8 9,5 7,8 7,6 4,6 5,8 8,5 7,4 4,7 "
+    "6,4 6,3 5,4 8,8 10,8 9,9 9,10 10,10 11,11 4,4 4,3 3,2 8,7",
+    "9,8 7,7 10,9 8,6 9,9 6,8 9,5 7,8 11,8 9,10 10,7 9,6 10,8 5,9 4,10 10,6 "
+    "12,8 8,8 13,8",
+    "8,6 9,6 8,8 8,5 10,7 9,5 9,7 7,5 10,5 10,6 11,7 12,7 8,7 7,7 10,8 12,6 "
+    "11,6 5,5 6,5 9,8 11,9 12,10 11,8 11,5 11,10",
+    "9,5 7,9 7,5 5,7 8,6 6,8 4,6 6,4 8,4 6,5 10,6 7,3 8,5 8,7 6,6 8,10 9,11 "
+    "7,6 9,3 10,2 8,2 8,3 11,5 10,5 10,4 7,1 12,6",
+    "6,5 8,5 8,7 7,4 9,6 5,4 7,6 6,4 8,4 10,6 9,8 10,9 7,8 10,5 6,9 5,10 7,7 "
+    "7,5 10,8 8,8 9,7 9,5 11,5 4,4 3,4 6,7 10,7 11,7 7,10 7,9 8,9 11,6 6,11",
+    "6,9 9,8 7,10 8,7 6,10 10,9 7,6 6,7 6,11 6,12 8,11 9,12 5,10 8,10 7,11 "
+    "5,11 7,12 11,10 12,11 7,13 4,9 3,8 8,13",
+    "7,5 9,5 8,6 9,7 8,4 8,7 9,4 9,6 7,4 6,4 7,6 7,7 6,7 8,5 6,6 5,7 8,3 10,7 "
+    "11,7 9,8 9,9 11,8 12,9 7,3 5,6 4,6 6,5 9,2 4,7",
+    "5,5 6,6 7,5 3,6 6,4 4,5 4,6 7,3 5,3 4,2 5,4 5,6 3,4 2,4 7,4 4,4 8,4 9,4 "
+    "8,5 8,7 5,2 5,1 6,3 4,1 9,6",
+};
+
 /* Every sixth position of each record from ply 8 up to ten plies before its
  * end: the middle games where the search decides. */
 static int collect_records(ttt_game **positions)
@@ -125,15 +151,72 @@ static int collect_records(ttt_game **positions)
     return count;
 }
 
+/*
+ * The VCT search (src/threat.h) of the side to move, within budget nodes,
+ * on every position of the count records from ply 8 on: how many it finds,
+ * its nodes and its time. A VCT is a guide, not a proof, so the count is
+ * what the search claims. Returns 0, or 1 if a call fails.
+ */
+static int bench_vct(const char *name, const char *const *records, size_t count,
+                     uint64_t budget)
+{
+    int found = 0, positions = 0;
+    uint64_t nodes = 0;
+    double spent = 0;
+    for (size_t g = 0; g < count; g++) {
+        int8_t cells[15 * 15];
+        memset(cells, 0, sizeof cells);
+        const char *p = records[g];
+        int col, row, used = 0, ply = 0;
+        ttt_game *game = NULL;
+        if (ttt_game_new(15, 5, &game) != TTT_OK)
+            return 1;
+        while (sscanf(p, "%d,%d%n", &col, &row, &used) == 2) {
+            p += used;
+            cells[row * 15 + col] = (int8_t)ttt_to_move(game);
+            if (ttt_play_next(game, row, col, NULL) != TTT_OK ||
+                ttt_state(game) != TTT_IN_PROGRESS)
+                break;
+            if (++ply < 8)
+                continue;
+            int32_t move = -1;
+            uint64_t used_nodes = 0;
+            double start = seconds();
+            int status = ttt__threat_vct(game, 15, 15, 5, cells, ttt_to_move(game), budget,
+                                         &move, &used_nodes);
+            spent += seconds() - start;
+            if (status < 0) {
+                ttt_game_free(game);
+                return 1;
+            }
+            found += status;
+            nodes += used_nodes;
+            positions++;
+        }
+        ttt_game_free(game);
+    }
+    printf("ttt-bench-bot vct, %s: %d positions, budget %llu: %d VCTs found, %llu nodes, "
+           "%.3f s, %.0f nodes/s\n",
+           name, positions, (unsigned long long)budget, found, (unsigned long long)nodes, spent,
+           (double)nodes / spent);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     uint64_t budget = argc > 1 ? strtoull(argv[1], NULL, 10) : 50000;
     int records = argc > 2 && strcmp(argv[2], "records") == 0;
-    int games = argc > 2 && !records ? atoi(argv[2]) : 6;
+    int vct = argc > 2 && strcmp(argv[2], "vct") == 0;
+    int games = argc > 2 && !records && !vct ? atoi(argv[2]) : 6;
     if (budget == 0 || games <= 0 || games > 40) {
-        fprintf(stderr, "usage: ttt-bench-bot [budget (50000)] [games 1..40 (6) | records]\n");
+        fprintf(stderr, "usage: ttt-bench-bot [budget (50000)] [games 1..40 (6) | records | vct]\n");
         return 2;
     }
+    if (vct)
+        return bench_vct("bot as black", match_records,
+                         sizeof match_records / sizeof match_records[0], budget) ||
+               bench_vct("bot as white", white_records,
+                         sizeof white_records / sizeof white_records[0], budget);
     ttt_game *positions[MAX_POSITIONS];
     int count = records ? collect_records(positions) : collect(games, positions);
     if (count <= 0) {
