@@ -269,9 +269,9 @@ static int32_t threes_made(const tboard *t, int a, int32_t cell)
 /*
  * Orders a VCT node's threats: the moves that make the most threes first,
  * the order threat_cells gave (fours first) among equals. A move that
- * makes several threes leaves the defender the fewest answers; on black's
- * VCTs from lost games of the bot as white, this order finds 35 of 50
- * within 20,000 nodes where the listing order finds 12.
+ * makes several threes leaves the defender the fewest answers: in the
+ * games the bot lost as white, `ttt-bench-bot 200000 vct` finds 82 VCTs
+ * where the listing order found 67, with 54% of the nodes.
  */
 static void order_threats(const tboard *t, int a, int32_t *moves, int32_t count)
 {
