@@ -123,18 +123,28 @@ static const char *const white_records[] = {
     "8,5 8,7 5,2 5,1 6,3 4,1 9,6",
 };
 
+#define RECORD_MAX 128 /* the moves read from one record */
+
+/* The moves of a record ("x,y" = column, row) into cols and rows, at most
+ * RECORD_MAX; returns how many. */
+static int parse_record(const char *p, int *cols, int *rows)
+{
+    int plies = 0, used = 0;
+    while (plies < RECORD_MAX && sscanf(p, "%d,%d%n", &cols[plies], &rows[plies], &used) == 2) {
+        plies++;
+        p += used;
+    }
+    return plies;
+}
+
 /* Every sixth position of each record from ply 8 up to ten plies before its
  * end: the middle games where the search decides. */
 static int collect_records(ttt_game **positions)
 {
     int count = 0;
     for (size_t g = 0; g < sizeof match_records / sizeof match_records[0]; g++) {
-        int cols[128], rows[128], plies = 0, used = 0;
-        const char *p = match_records[g];
-        while (plies < 128 && sscanf(p, "%d,%d%n", &cols[plies], &rows[plies], &used) == 2) {
-            plies++;
-            p += used;
-        }
+        int cols[RECORD_MAX], rows[RECORD_MAX];
+        int plies = parse_record(match_records[g], cols, rows);
         for (int end = 8; end <= plies - 10 && count < MAX_POSITIONS; end += 6) {
             ttt_game *game = NULL;
             if (ttt_game_new(15, 5, &game) != TTT_OK)
@@ -164,21 +174,23 @@ static int bench_vct(const char *name, const char *const *records, size_t count,
     uint64_t nodes = 0;
     double spent = 0;
     for (size_t g = 0; g < count; g++) {
-        int8_t cells[15 * 15];
-        memset(cells, 0, sizeof cells);
-        const char *p = records[g];
-        int col, row, used = 0, ply = 0;
+        int cols[RECORD_MAX], rows[RECORD_MAX];
+        int plies = parse_record(records[g], cols, rows);
         ttt_game *game = NULL;
         if (ttt_game_new(15, 5, &game) != TTT_OK)
             return 1;
-        while (sscanf(p, "%d,%d%n", &col, &row, &used) == 2) {
-            p += used;
-            cells[row * 15 + col] = (int8_t)ttt_to_move(game);
-            if (ttt_play_next(game, row, col, NULL) != TTT_OK ||
+        for (int ply = 1; ply <= plies; ply++) {
+            if (ttt_play_next(game, rows[ply - 1], cols[ply - 1], NULL) != TTT_OK ||
                 ttt_state(game) != TTT_IN_PROGRESS)
                 break;
-            if (++ply < 8)
+            if (ply < 8)
                 continue;
+            int8_t cells[15 * 15];
+            size_t len = 0;
+            if (ttt_board(game, cells, sizeof cells, &len) != TTT_OK) {
+                ttt_game_free(game);
+                return 1;
+            }
             int32_t move = -1;
             uint64_t used_nodes = 0;
             double start = seconds();
