@@ -137,6 +137,13 @@ static void *writer_main(void *arg)
             ok = 0;
         }
         double took = now_us() - start;
+        /* Counted before any caller wakes: whoever saw a write acknowledged
+         * then finds its commit in store_stats. */
+        pthread_mutex_lock(&store->lock);
+        store->commits++;
+        store->total_us += took;
+        store->last_us = took;
+        pthread_mutex_unlock(&store->lock);
 
         /* Each caller sleeps on its own semaphore, so a commit wakes
          * exactly its callers and they do not queue for the store's lock. */
@@ -147,9 +154,6 @@ static void *writer_main(void *arg)
             sem_post(&p->done);
         }
         pthread_mutex_lock(&store->lock);
-        store->commits++;
-        store->total_us += took;
-        store->last_us = took;
     }
     pthread_mutex_unlock(&store->lock);
     return NULL;

@@ -9,9 +9,11 @@ import asyncio
 import faulthandler
 import os
 import random
+import signal
 import sqlite3
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -25,27 +27,37 @@ K = 4
 
 class Client:
     """One client: its games, moves made one at a time per game, each
-    request retried unchanged until the server answers it."""
+    request retried unchanged until the server answers it. It stops once
+    `done` is set (the kills are over) or at the deadline."""
 
-    def __init__(self, port, deadline, acks, problems):
+    def __init__(self, port, deadline, done, acks, problems):
         self.conn = Connection(port, timeout=5.0)
         self.deadline = deadline
+        self.done = done
         self.acks = acks          # (game, ply) -> cell acknowledged
         self.problems = problems
         self.games = []
 
+    def over(self):
+        return self.done.is_set() or time.monotonic() >= self.deadline
+
     async def call(self, method, path, body=None, token=None):
-        while time.monotonic() < self.deadline + 30:
+        """The answer, or None once the run is over (the request may or may
+        not have been applied: nothing is concluded from it)."""
+        while not self.over():
             try:
                 return await self.conn.request(method, path, body, token)
             except ConnectionError:
                 await asyncio.sleep(0.05)
-        raise RuntimeError("the server did not come back")
+        return None
 
     async def create(self):
-        status, body = await self.call("POST", "/api/games", {
+        answer = await self.call("POST", "/api/games", {
             "width": WIDTH, "height": HEIGHT, "k": K, "x": {"name": "crash-x"},
             "o": {"name": "crash-o"}})
+        if answer is None:
+            return None
+        status, body = answer
         if status != 201:
             raise RuntimeError(f"create answered {status}: {body}")
         free = [(r, c) for r in range(HEIGHT) for c in range(WIDTH)]
@@ -53,16 +65,29 @@ class Client:
         return {"id": body["id"], "tokens": body["tokens"], "ply": 0, "free": free}
 
     async def run(self, games):
-        self.games = [await self.create() for _ in range(games)]
+        try:
+            await self.play(games)
+        finally:
+            await self.conn.close()
+
+    async def play(self, games):
+        for _ in range(games):
+            g = await self.create()
+            if g is None:
+                return
+            self.games.append(g)
         i = 0
-        while time.monotonic() < self.deadline:
+        while not self.over():
             g = self.games[i % len(self.games)]
             i += 1
             row, col = g["free"].pop()
             cell, ply = cell_name(row, col), g["ply"]
             seat = "x" if ply % 2 == 0 else "o"
-            status, body = await self.call("POST", f"/api/games/{g['id']}/moves",
-                                           {"ply": ply, "cell": cell}, g["tokens"][seat])
+            answer = await self.call("POST", f"/api/games/{g['id']}/moves",
+                                     {"ply": ply, "cell": cell}, g["tokens"][seat])
+            if answer is None:
+                return
+            status, body = answer
             if status != 200:
                 self.problems.append(f"{g['id']} ply {ply} {cell}: {status} {body}")
                 return
@@ -72,8 +97,10 @@ class Client:
                 self.problems.append(f"{g['id']} ply {ply}: acknowledged {previous} and {acked}")
             g["ply"] += 1
             if body["state"] != "in_progress":
-                self.games[(i - 1) % len(self.games)] = await self.create()
-        await self.conn.close()
+                fresh = await self.create()
+                if fresh is None:
+                    return
+                self.games[(i - 1) % len(self.games)] = fresh
 
 
 def won(board, mark):
@@ -119,9 +146,47 @@ def check_store(db, acks):
     return problems, stored
 
 
-async def load(port, clients, games, deadline, acks, problems):
-    await asyncio.gather(*(Client(port, deadline, acks, problems).run(games)
+async def load(port, clients, games, deadline, done, acks, problems):
+    await asyncio.gather(*(Client(port, deadline, done, acks, problems).run(games)
                            for _ in range(clients)))
+
+
+class Owned:
+    """The server under test. The killer thread kills and restarts it; close()
+    kills it for good, from whichever thread or signal handler gets there
+    first, and no start happens after it."""
+
+    def __init__(self, srv):
+        self.srv = srv
+        self.lock = threading.Lock()
+        self.closed = False
+
+    def restart(self, timeout):
+        with self.lock:
+            if self.closed:
+                return False
+            self.srv.kill()
+            self.srv.start(timeout=timeout)
+            return True
+
+    def start(self, timeout):
+        with self.lock:
+            if self.closed:
+                raise RuntimeError("closed")
+            self.srv.start(timeout=timeout)
+
+    def stop(self, timeout):
+        with self.lock:
+            return self.srv.stop(timeout=timeout)
+
+    def close(self):
+        self.closed = True
+        with self.lock:
+            self.srv.kill()
+
+
+class Stopped(Exception):
+    """SIGTERM or SIGINT reached the test."""
 
 
 def main():
@@ -132,84 +197,139 @@ def main():
     ap.add_argument("--games", type=int, default=8, help="games per client")
     ap.add_argument("--sync", default="full", choices=["full", "normal"])
     ap.add_argument("--dir")
+    ap.add_argument("--deadline", type=float,
+                    help="seconds for the whole run, every phase included "
+                         "(default 240 with --ci, else 3600)")
     ap.add_argument("--ci", action="store_true", help="20 kills, 8 clients, about a minute")
     args = ap.parse_args()
     if args.ci:
         args.kills, args.clients, args.games = 20, 8, 4
-    # Every phase is bounded; past the whole run's bound the stacks of all
-    # threads are printed and the run fails, so a stuck run says where.
-    kill_phase = 120 if args.ci else 1800
-    faulthandler.dump_traceback_later(kill_phase + 120, exit=True)
+    budget = args.deadline or (240.0 if args.ci else 3600.0)
+    start = time.monotonic()
+    deadline = start + budget
+    # The kills and the clients get two thirds of the run; the check and the
+    # restart after them the rest. Every wait below ends by the deadline.
+    kill_deadline = start + budget * 2 / 3
+
+    def left():
+        return deadline - time.monotonic()
+
     if args.server:
         os.environ["TTT_SERVER"] = args.server
+    owned = None
+
+    def on_signal(signum, frame):
+        signal.signal(signum, signal.SIG_IGN)
+        raise Stopped(signal.Signals(signum).name)
+
+    signal.signal(signal.SIGTERM, on_signal)
+    signal.signal(signal.SIGINT, on_signal)
+
+    def past_deadline():
+        # The last resort if a wait was not bounded after all: every
+        # thread's stack, the server killed, and out.
+        print("crash: FAILED: the run outlived its deadline; the stacks:", file=sys.stderr)
+        faulthandler.dump_traceback(all_threads=True)
+        if owned:
+            owned.closed = True
+            proc = owned.srv.proc
+            if proc:
+                proc.kill()
+        os._exit(1)
+
+    watchdog = threading.Timer(budget + 30, past_deadline)
+    watchdog.daemon = True
+    watchdog.start()
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         db = os.path.join(tmp, "crash.db")
-        srv = Server(db, "--sync", args.sync).start()
         try:
-            acks, problems = {}, []
-            kills = 0
-
-            def killer(loop_deadline):
-                nonlocal kills
-                rng = random.Random()
-                while kills < args.kills and time.monotonic() < loop_deadline:
-                    time.sleep(rng.uniform(0.1, 1.0))
-                    srv.kill()
-                    kills += 1
-                    srv.start()
-
-            import threading
-            start = time.monotonic()
-            deadline = start + kill_phase
-            t = threading.Thread(target=killer, args=(deadline,))
-            t.start()
-
-            async def until_killed():
-                # The clients stop when the kills are done (below), or at the
-                # kill phase's bound whatever happens.
-                task = asyncio.ensure_future(load(srv.port, args.clients, args.games,
-                                                  deadline, acks, problems))
-                while t.is_alive():
-                    await asyncio.sleep(0.1)
-                await asyncio.sleep(0.5)  # some load on the last start
-                for c in asyncio.all_tasks():
-                    if c is not asyncio.current_task():
-                        c.cancel()
-                try:
-                    await task
-                except asyncio.CancelledError:
-                    pass
-
-            asyncio.run(until_killed())
-            t.join()
-            elapsed = time.monotonic() - start
-            served = {}
-            srv.stop()
-            found, stored = check_store(db, acks)
-            problems += found
-            srv.start()
-            try:
-                import httpx
-                with httpx.Client(base_url=srv.url, timeout=10) as c:
-                    for gid, log in stored.items():
-                        got = c.get(f"/api/games/{gid}").json()
-                        served[gid] = got["ply"]
-                        if got["ply"] != len(log):
-                            problems.append(f"{gid}: served at ply {got['ply']}, stored {len(log)}")
-            finally:
-                status = srv.stop()
-            if status != 0:
-                problems.append(f"the server stopped with status {status}")
-            moves = sum(len(log) for log in stored.values())
-            print(f"crash: {kills} kills in {elapsed:.0f} s; {len(acks)} moves acknowledged, "
-                  f"{moves} stored in {len(stored)} games, all replayed by the restarted server; "
-                  f"{len(problems)} problems")
-            for p in problems[:20]:
-                print("  " + p)
-            if problems or kills < args.kills or not acks:
-                sys.exit("crash: FAILED")
+            owned = Owned(Server(db, "--sync", args.sync))
+            owned.start(timeout=min(30.0, left()))
+            problems = run(args, owned, db, kill_deadline, deadline, left)
+        except Stopped as e:
+            problems = [f"stopped by {e}"]
+        except Exception as e:  # noqa: BLE001 - reported, then the server goes
+            problems = [f"{type(e).__name__}: {e}"]
         finally:
-            srv.kill()  # no server outlives the test, whatever happened
+            if owned:
+                owned.close()  # no server outlives the test, whatever happened
+            watchdog.cancel()
+    for p in problems[:20]:
+        print("  " + p)
+    if problems:
+        sys.exit("crash: FAILED")
+
+
+def run(args, owned, db, kill_deadline, deadline, left):
+    srv = owned.srv
+    acks, problems = {}, []
+    kills = 0
+    done = threading.Event()
+
+    def killer():
+        nonlocal kills
+        rng = random.Random()
+        try:
+            while kills < args.kills and time.monotonic() < kill_deadline:
+                time.sleep(rng.uniform(0.1, 1.0))
+                if not owned.restart(timeout=max(1.0, min(30.0, kill_deadline - time.monotonic()))):
+                    return
+                kills += 1
+        except Exception as e:  # noqa: BLE001 - reported by the main thread
+            problems.append(f"restart after kill {kills + 1}: {e}")
+        finally:
+            done.set()
+
+    t = threading.Thread(target=killer, daemon=True)
+    t.start()
+    begun = time.monotonic()
+
+    async def until_killed():
+        # The clients stop when the kills are done, or at the kill phase's
+        # deadline whatever happens.
+        loop_task = asyncio.ensure_future(load(srv.port, args.clients, args.games,
+                                               kill_deadline, done, acks, problems))
+        while not done.is_set() and time.monotonic() < kill_deadline:
+            await asyncio.sleep(0.1)
+        done.set()
+        try:
+            await asyncio.wait_for(loop_task, max(1.0, left() - 5))
+        except asyncio.TimeoutError:
+            problems.append("the clients did not stop by the deadline")
+
+    asyncio.run(until_killed())
+    t.join(max(0.0, left()))
+    if t.is_alive():
+        problems.append("the killer thread did not stop by the deadline")
+        return problems
+    elapsed = time.monotonic() - begun
+    status = owned.stop(timeout=max(1.0, left()))
+    if status != 0:
+        problems.append(f"the server stopped with status {status} after the kills")
+    found, stored = check_store(db, acks)
+    problems += found
+    owned.start(timeout=max(1.0, min(30.0, left())))
+    import httpx
+    with httpx.Client(base_url=srv.url, timeout=max(1.0, min(10.0, left()))) as c:
+        for gid, log in stored.items():
+            if left() <= 0:
+                problems.append("the deadline came while the restarted server was checked")
+                break
+            got = c.get(f"/api/games/{gid}").json()
+            if got["ply"] != len(log):
+                problems.append(f"{gid}: served at ply {got['ply']}, stored {len(log)}")
+    status = owned.stop(timeout=max(1.0, left()))
+    if status != 0:
+        problems.append(f"the server stopped with status {status}")
+    moves = sum(len(log) for log in stored.values())
+    print(f"crash: {kills} kills in {elapsed:.0f} s; {len(acks)} moves acknowledged, "
+          f"{moves} stored in {len(stored)} games, all replayed by the restarted server; "
+          f"{len(problems)} problems")
+    if kills < args.kills:
+        problems.append(f"{kills} kills of {args.kills} by the kill phase's deadline")
+    if not acks:
+        problems.append("no move was acknowledged")
+    return problems
 
 
 if __name__ == "__main__":

@@ -63,7 +63,7 @@ def split_http(block):
 def run_stream(server, path, headers, answer_body):
     want = answer_body.count("\n\n") + 1
     got, pending = [], b""
-    with httpx.stream("GET", server.url + path, headers=headers, timeout=5) as r:
+    with httpx.stream("GET", server.url + path, headers=headers, timeout=60) as r:
         for chunk in r.iter_raw():
             pending += chunk
             while b"\n\n" in pending and len(got) < want:

@@ -1,0 +1,81 @@
+"""test_scripts.py - the crash test's own guarantees: one deadline for the whole run, and no server left behind on any way out."""
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def servers_under(directory):
+    """Pids of the ttt-server processes whose command line names directory."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if argv and argv[0].endswith(b"ttt-server") and \
+                any(str(directory).encode() in a for a in argv):
+            found.append(int(pid))
+    return found
+
+
+def wait_for(condition, bound):
+    """Polls condition until it holds or bound seconds pass; its last value."""
+    until = time.monotonic() + bound
+    while True:
+        value = condition()
+        if value or time.monotonic() >= until:
+            return value
+        time.sleep(0.1)
+
+
+def run_crash(tmp_path, *extra):
+    return subprocess.Popen([sys.executable, os.path.join(HERE, "crash.py"), "--dir",
+                             str(tmp_path), *extra],
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def cleanup(proc, tmp_path):
+    """Whatever the test found, nothing it started outlives it."""
+    if proc.poll() is None:
+        proc.kill()
+        proc.wait(30)
+    for pid in servers_under(tmp_path):
+        os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_to_the_crash_test_stops_its_server(tmp_path, sig):
+    proc = run_crash(tmp_path, "--ci", "--kills", "1000")
+    try:
+        assert wait_for(lambda: servers_under(tmp_path), 120), "no server was started"
+        time.sleep(1.0)  # under load, with the killer restarting it
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=120)
+        assert proc.returncode == 1, out
+        assert "stopped by " + sig.name in out
+        assert servers_under(tmp_path) == []
+    finally:
+        cleanup(proc, tmp_path)
+
+
+def test_the_crash_test_ends_by_its_deadline_with_its_server(tmp_path):
+    # Far more kills than 10 s hold: the run must end at its deadline,
+    # report the shortfall and leave no server.
+    proc = run_crash(tmp_path, "--kills", "100000", "--clients", "2", "--games", "1",
+                     "--deadline", "10")
+    try:
+        out, _ = proc.communicate(timeout=300)
+        assert proc.returncode == 1, out
+        assert "kills of 100000 by the kill phase's deadline" in out, out
+        assert servers_under(tmp_path) == []
+    finally:
+        cleanup(proc, tmp_path)
