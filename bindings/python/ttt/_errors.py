@@ -140,7 +140,8 @@ def _check(lib, status: int, offset: Optional[int] = None) -> int:
 def _index(value, what: str) -> int:
     """An int argument: an int or an int-like object (operator.index), never
     a bool or a float (TypeError)."""
-    if isinstance(value, bool):
+    if isinstance(value, bool) or type(value).__name__ == "bool_":
+        # (numpy's bool_ too: True is not a cell, a count or an action)
         raise TypeError("%s must be an int, not bool" % what)
     try:
         return operator.index(value)

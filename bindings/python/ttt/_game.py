@@ -35,6 +35,17 @@ class Seed:
     def __repr__(self) -> str:
         return "Seed(%d)" % self.value
 
+    # A copy is a new Seed with the same value: two Seeds never share the
+    # C integer the engine advances.
+    def __copy__(self) -> "Seed":
+        return Seed(self.value)
+
+    def __deepcopy__(self, memo) -> "Seed":
+        return Seed(self.value)
+
+    def __reduce__(self):
+        return (Seed, (self.value,))
+
 
 def _seed_ref(seed: Optional[Seed], optional: bool = False):
     if seed is None and optional:

@@ -1,12 +1,16 @@
 """env.py - learning environments on libttt: VectorEnv (a batch of games, Gymnasium's vector API) and Env (one game, PettingZoo's AEC API); the only module that imports numpy."""
 
+import copy
 import ctypes
+import threading
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
 from . import (BOT_PERFECT, BOT_RANDOM, BOT_STRONG, DRAW,
                O_WON, X_WON, Game, IllegalMoveError, load_library)
+from ._errors import _INT_MAX, _INT_MIN, _c_int, _error, _index, _unsigned
+from ._library import _SIZE_BITS
 
 __all__ = ["VectorEnv", "Env", "Discrete", "MultiDiscrete", "Box", "PRESETS"]
 
@@ -155,13 +159,47 @@ def _shape(game, width, height, k, gravity):
 
 
 def _lookup(table: Dict, key, what: str) -> int:
+    """A name from table (any case), or one of its values as an int."""
     if isinstance(key, str):
-        key = key.lower()
-    if key in table:
-        return table[key]
-    if isinstance(key, (int, np.integer)) and int(key) in table.values():
+        if key.lower() in table:
+            return table[key.lower()]
+    elif key is None or isinstance(key, (bool, np.bool_)):
+        if key is None and None in table:
+            return table[None]
+    elif isinstance(key, (int, np.integer)) and int(key) in table.values():
         return int(key)
-    raise ValueError("unknown %s %r: one of %s" % (what, key, list(table)))
+    raise ValueError("unknown %s %r: one of %s" % (
+        what, key, ", ".join(repr(name) for name in table)))
+
+
+def _ply_limit(value) -> int:
+    """Rule.PLY_LIMIT's value: 0 (no limit) or a count of moves in C int
+    range (ValueError if negative, OverflowError if too large)."""
+    value = _index(value, "ply_limit")
+    if value < 0:
+        raise ValueError("ply_limit must be 0 (no limit) or a positive count "
+                         "of moves, not %d" % value)
+    if value > _INT_MAX:
+        raise OverflowError("ply_limit must be at most 2**31 - 1, not %d" % value)
+    return value
+
+
+def _actions_into(out: np.ndarray, actions, what: str = "actions") -> None:
+    """Copies integer actions into out (int32) without wrapping: a value
+    outside C int range becomes the nearest int32, an action off the board
+    as the real one would be. Floats, bools, strings: TypeError."""
+    actions = np.asarray(actions)
+    if actions.dtype.kind not in "iu":
+        raise TypeError("%s must be integers, not %s" % (what, actions.dtype))
+    if actions.shape != out.shape:
+        raise ValueError("%s must have shape %s, not %s"
+                         % (what, out.shape, actions.shape))
+    if actions.dtype.itemsize < 4 or actions.dtype == np.int32:
+        np.copyto(out, actions)
+    elif actions.dtype.kind == "u":
+        np.minimum(actions, _INT_MAX, out=out, casting="unsafe")
+    else:
+        np.clip(actions, _INT_MIN, _INT_MAX, out=out, casting="unsafe")
 
 
 class VectorEnv:
@@ -200,13 +238,26 @@ class VectorEnv:
                  ply_limit: int = 0, agent: str = "x", illegal: str = "reject",
                  opponent_budget: int = 0, obs_dtype=np.float32,
                  lib_path: Optional[str] = None):
-        self._batch = None
+        self._batch = None  # so close() and __del__ work on a half-built env
+        self._lock = threading.Lock()
+        self._closing = False
         width, height, k, gravity = _shape(game, width, height, k, gravity)
+        # The package's argument rule (Game's): ints through operator.index,
+        # never bool or float; C int fields clamped, so the library refuses
+        # the clamped value as it would the real one; counts range-checked.
+        width, height, k = (_c_int(width, "width"), _c_int(height, "height"),
+                            _c_int(k, "k"))
+        num_envs = _unsigned(num_envs, _SIZE_BITS, "num_envs")
         if num_envs < 1:
-            raise ValueError("num_envs must be at least 1")
+            raise ValueError("num_envs must be at least 1, not 0")
+        ply_limit = _ply_limit(ply_limit)
+        opponent_budget = _unsigned(opponent_budget, 64, "opponent_budget")
+        if seed is not None:
+            seed = _unsigned(seed, 64, "seed")
         self._lib = lib = _batch_library(lib_path)
         config = _BatchConfig(ctypes.sizeof(_BatchConfig), width, height, k,
-                              int(misere), int(early_draw), int(gravity),
+                              int(bool(misere)), int(bool(early_draw)),
+                              int(bool(gravity)),
                               ply_limit, _lookup(OPPONENTS, opponent, "opponent"),
                               _lookup(AGENTS, agent, "agent"),
                               _lookup(ILLEGAL_MODES, illegal, "illegal mode"),
@@ -215,7 +266,6 @@ class VectorEnv:
         status = lib.ttt_batch_new(ctypes.byref(config), num_envs, None,
                                    ctypes.byref(batch))
         if status != 0:
-            from . import _error
             raise _error(lib, status)
         self._batch = batch
         self.num_envs = num_envs
@@ -266,16 +316,36 @@ class VectorEnv:
         self._observe(self._batch, self._obs_ptr, self._obs_len)
         self._legal_mask(self._batch, self._mask_ptr, self._mask_len)
 
-    def _live(self):
+    # Threads: a VectorEnv is used by one thread at a time (the C batch's
+    # rule). Each call that touches the batch holds self._lock: a call made
+    # while another thread's call runs raises RuntimeError instead of racing
+    # it, and close() waits for the running call, so the batch is never
+    # freed under a step.
+    def _enter(self):
+        if not self._lock.acquire(False):
+            if self._closing:
+                raise ValueError("operation on a closed VectorEnv")
+            raise RuntimeError(
+                "this VectorEnv is in use by another thread: a VectorEnv is "
+                "used by one thread at a time (close() waits for the call)")
         if self._batch is None:
-            raise ValueError("the environment is closed")
+            self._lock.release()
+            raise ValueError("operation on a closed VectorEnv")
         return self._batch
 
     def reset(self, *, seed: Optional[int] = None,
               options: Optional[Dict[str, Any]] = None):
         """Starts every game anew; seed (if given) reseeds the opponents
         (game i from seed + i * 0x9E3779B97F4A7C15). Returns (obs, infos)."""
-        batch = self._live()
+        if seed is not None:
+            seed = _unsigned(seed, 64, "seed")
+        batch = self._enter()
+        try:
+            return self._reset(batch, seed)
+        finally:
+            self._lock.release()
+
+    def _reset(self, batch, seed):
         if seed is not None:
             self._lib.ttt_batch_seed(batch, seed)
             self.single_action_space.seed(seed)
@@ -288,17 +358,19 @@ class VectorEnv:
 
     def step(self, actions):
         """Plays actions (num_envs ints) and the opponent's answers; returns
-        (obs, rewards, terminated, truncated, infos)."""
-        batch = self._live()
-        actions = np.asarray(actions)
-        if actions.shape != self._actions.shape:
-            raise ValueError("actions must have shape (%d,)" % self.num_envs)
-        # Into the array whose address the call already holds: a copy of
-        # 4 bytes a game, cheaper than taking a new array's address.
-        np.copyto(self._actions, actions, casting="unsafe")
-        self._step(batch, self._actions_ptr, self._outputs_ref)
-        self._observe(batch, self._obs_ptr, self._obs_len)
-        self._legal_mask(batch, self._mask_ptr, self._mask_len)
+        (obs, rewards, terminated, truncated, infos). Actions must be
+        integers (TypeError for floats, bools, strings); one off the board
+        is that game's illegal action (infos["status"])."""
+        batch = self._enter()
+        try:
+            # Into the array whose address the call already holds: a copy
+            # of 4 bytes a game, cheaper than taking a new array's address.
+            _actions_into(self._actions, actions)
+            self._step(batch, self._actions_ptr, self._outputs_ref)
+            self._observe(batch, self._obs_ptr, self._obs_len)
+            self._legal_mask(batch, self._mask_ptr, self._mask_len)
+        finally:
+            self._lock.release()
         return (self._obs, self._rewards, self._terminated, self._truncated,
                 self._infos)
 
@@ -307,17 +379,35 @@ class VectorEnv:
         empty board, X first), for curricula; with an opponent the agent
         plays the side to move there. Raises the move's TttError if a move is
         illegal or the moves end the game; then nothing changes."""
-        batch = self._live()
-        array = np.ascontiguousarray(moves, dtype=np.int32)
-        status = self._lib.ttt_batch_set_moves(batch, index, array.ctypes.data, array.size)
-        if status != 0:
-            from . import _error
-            raise _error(self._lib, status)
-        self._write()
+        index = self._index(index)
+        moves = np.asarray(moves)
+        if moves.ndim != 1 and moves.size:
+            raise ValueError("moves must be a sequence of actions, not an "
+                             "array of shape %s" % (moves.shape,))
+        array = np.zeros(moves.size, dtype=np.int32)
+        if moves.size:
+            _actions_into(array, moves, "moves")
+        batch = self._enter()
+        try:
+            status = self._lib.ttt_batch_set_moves(batch, index,
+                                                   array.ctypes.data, array.size)
+            if status != 0:
+                raise _error(self._lib, status)
+            self._write()
+        finally:
+            self._lock.release()
+
+    def _index(self, index) -> int:
+        """A game's index: an int in 0 .. num_envs - 1 (IndexError)."""
+        index = _index(index, "index")
+        if not 0 <= index < self.num_envs:
+            raise IndexError("index %d is out of range: the games are 0 .. %d"
+                             % (index, self.num_envs - 1))
+        return index
 
     def render(self, index: int = 0) -> str:
         """Game index's board as text, as str(ttt.Game) draws it."""
-        return _render(self._board(index), self.width)
+        return _render(self._board(self._index(index)), self.width)
 
     def _board(self, index: int) -> np.ndarray:
         planes = self._obs[index]
@@ -325,9 +415,35 @@ class VectorEnv:
         return (planes[0] != 0) * mover - (planes[1] != 0) * mover
 
     def close(self) -> None:
-        batch, self._batch = self._batch, None
-        if batch is not None:
-            self._lib.ttt_batch_free(batch)
+        """Frees the batch; safe to call more than once. A call running in
+        another thread finishes first (close waits for it)."""
+        lock = getattr(self, "_lock", None)
+        if lock is None:
+            return  # never built
+        self._closing = True  # calls from now on: closed, not busy
+        with lock:
+            batch, self._batch = self._batch, None
+            if batch is not None:
+                self._lib.ttt_batch_free(batch)
+
+    @property
+    def closed(self) -> bool:
+        """True once close() was called."""
+        return self._batch is None
+
+    # The C batch has no clone (its opponents' seeds and sides are inside
+    # it), and two Python objects must never own one batch: copies and
+    # pickles are refused.
+    def __copy__(self):
+        raise TypeError("a VectorEnv cannot be copied: make a new one with "
+                        "the same arguments (and reset(seed=...))")
+
+    def __deepcopy__(self, memo):
+        self.__copy__()
+
+    def __reduce__(self):
+        raise TypeError("a VectorEnv cannot be pickled: make a new one with "
+                        "the same arguments (and reset(seed=...))")
 
     def __del__(self) -> None:
         self.close()
@@ -400,6 +516,7 @@ class Env:
         self.render_mode = render_mode
         self._game = Game(width=width, height=height, k=k, misere=misere,
                           early_draw=early_draw, gravity=gravity, lib_path=lib_path)
+        ply_limit = _ply_limit(ply_limit)
         if ply_limit:
             from . import RULE_PLY_LIMIT
             self._game.set_rule(RULE_PLY_LIMIT, ply_limit)
@@ -478,13 +595,14 @@ class Env:
             if self.agents:
                 self.agent_selection = self.agents[0]
             return
+        # An action is an int (operator.index: numpy's integers too), never
+        # a bool, a float or a str (TypeError, nothing changed); an int off
+        # the board is an illegal move.
+        action = _index(action, "an action")
         self._cumulative_rewards[agent] = 0
         other = self._other(agent)
         self.rewards = {a: 0 for a in self.agents}
         try:
-            if not isinstance(action, (int, np.integer)):
-                raise IllegalMoveError(-1, "the action is not an integer")
-            action = int(action)
             if self.gravity:
                 self._game.drop(action)
             elif 0 <= action < self.num_actions:
@@ -516,6 +634,11 @@ class Env:
             self._cumulative_rewards[a] += reward
         if self.render_mode == "human":
             print(self.render())
+
+    # A copy owns its own Game (Game's copies are clones): copy.copy is
+    # deepcopy, so two environments never share one C game.
+    def __copy__(self) -> "Env":
+        return copy.deepcopy(self)
 
     def render(self) -> str:
         board = np.array(self._game.board(), dtype=np.int8)
