@@ -1,5 +1,5 @@
 #!/bin/sh
-# install_test.sh - checks that `meson install` installs the ttt program from libttt's own build, and none from a project vendoring libttt.
+# install_test.sh - checks that `meson install` installs a ttt program that runs (on a static and on a shared libttt) from libttt's own build, and none from a project vendoring libttt.
 # Usage: install_test.sh SOURCE_ROOT BUILD_ROOT [MESON]   (run by `meson test`)
 set -eu
 
@@ -16,6 +16,34 @@ ttt=$(find "$tmp/own" -path '*/bin/ttt' -type f)
 [ -n "$ttt" ] || { echo "no bin/ttt installed"; find "$tmp/own" -type f; exit 1; }
 "$ttt" --version >/dev/null || { echo "the installed ttt does not run"; exit 1; }
 echo "installed: ${ttt#"$tmp/own"}"
+
+# A shared libttt (-Ddefault_library=shared; `both` links ttt the same
+# way): the ttt installed under a DESTDIR runs as it is, with no
+# LD_LIBRARY_PATH, finding the libttt.so.1 installed with it. Only what
+# `meson install --tags runtime` needs is built (unoptimised, to be quick).
+"$meson" setup -Ddefault_library=shared -Dtests=disabled -Dserver=disabled \
+  --buildtype=debug "$tmp/shared-build" "$root" >"$tmp/shared-setup.log" 2>&1 ||
+  { cat "$tmp/shared-setup.log"; exit 1; }
+# The setup's summary says what it enabled, and what it left out.
+for line in 'library *: shared' 'unit tests (cmocka) *: NO' 'ttt-server [^:]*: NO'; do
+  grep -q "$line" "$tmp/shared-setup.log" ||
+    { echo "meson setup's summary lacks \"$line\":"; cat "$tmp/shared-setup.log"; exit 1; }
+done
+"$meson" compile -C "$tmp/shared-build" examples/ttt:executable >"$tmp/shared-build.log" 2>&1 ||
+  { cat "$tmp/shared-build.log"; exit 1; }
+"$meson" install -C "$tmp/shared-build" --no-rebuild --tags runtime \
+  --destdir "$tmp/shared" >"$tmp/shared-install.log" 2>&1 ||
+  { cat "$tmp/shared-install.log"; exit 1; }
+ttt=$(find "$tmp/shared" -path '*/bin/ttt' -type f)
+[ -n "$ttt" ] || { echo "shared: no bin/ttt installed"; find "$tmp/shared"; exit 1; }
+find "$tmp/shared" -name 'libttt.so.1' | grep -q . ||
+  { echo "shared: no libttt.so.1 installed"; find "$tmp/shared"; exit 1; }
+if ! out=$(env -u LD_LIBRARY_PATH "$ttt" --version 2>&1); then
+  echo "the ttt installed with a shared libttt does not run:"
+  echo "$out"
+  exit 1
+fi
+echo "installed with a shared libttt: ${ttt#"$tmp/shared"} runs ($out)"
 
 # The consumer, with this tree as its subproject: no ttt anywhere.
 cp "$root/examples/consumer/meson.build" "$root/examples/consumer/main.c" "$tmp/"
