@@ -124,17 +124,25 @@ _ERRORS = {
 }
 
 
-def _error(lib, status: int, offset: Optional[int] = None) -> TttError:
-    """The TttError (subclass) for a status code."""
+def _error(lib, status: int, offset: Optional[int] = None,
+           detail: Optional[str] = None) -> TttError:
+    """The TttError (subclass) for a status code. Its message is the
+    library's (ttt_strerror), then where ("at byte 39") and detail: what
+    was wrong and what is allowed."""
     message = lib.ttt_strerror(status).decode("utf-8", "replace")
+    if offset is not None:
+        message += " at byte %d" % offset
+    if detail:
+        message += ": " + detail
     return _ERRORS.get(status, TttError)(status, message, offset)
 
 
-def _check(lib, status: int, offset: Optional[int] = None) -> int:
+def _check(lib, status: int, offset: Optional[int] = None,
+           detail: Optional[str] = None) -> int:
     """Returns status if it is not an error, else raises the matching TttError."""
     if status >= 0:
         return status
-    raise _error(lib, status, offset)
+    raise _error(lib, status, offset, detail)
 
 
 def _index(value, what: str) -> int:

@@ -10,9 +10,14 @@ from ._errors import (ListenerError, TttError, _c_int, _check, _encode_record,
                       _error, _text, _unsigned)
 from ._library import (_LISTENER, _SIZE_BITS, _GameP, _lib, _Solution,
                        load_library)
-from ._notation import _column_letters, _parse_name
-from ._types import (BOT_STRONG, E_BUDGET, E_BUFFER, E_IN_LISTENER, E_NAME,
-                     E_NO_LINE, E_RANGE, E_SIZE, IN_PROGRESS, MARK_CHARS,
+from ._notation import (_COLUMN_NAME, _column_letters, _parse_column,
+                        _parse_name)
+from ._types import (BOT_STRONG, E_BUDGET, E_BUFFER, E_COLUMN_FULL,
+                     E_FLOATING, E_GAME_OVER, E_IN_LISTENER, E_INVALID, E_MARK,
+                     E_NAME, E_NO_LINE, E_NO_REDO, E_NO_UNDO, E_OCCUPIED, E_OFF_BOARD, E_PARSE,
+                     E_RANGE, E_RULE, E_RULES_LOCKED, E_SIZE, E_STALE,
+                     E_WRONG_TURN, IN_PROGRESS, MARK_CHARS, MAX_SIZE, MIN_SIZE,
+                     BotLevel,
                      NAME_MAX, OK, RULE_EARLY_DRAW, RULE_GRAVITY, RULE_MISERE,
                      SOLVE_VALUE_ONLY, STATE_NAMES, _MARK_OF, _STATE_OF, Counts,
                      Ending, Event, EventKind, Mark, Method, Solution, State,
@@ -47,12 +52,28 @@ class Seed:
         return (Seed, (self.value,))
 
 
-def _seed_ref(seed: Optional[Seed], optional: bool = False):
+def _seed_ref(seed: Union[Seed, int, None], optional: bool = False):
+    """A Seed's C integer, which the call advances; an int seed is a fresh
+    Seed(value) for this call alone (pass a Seed to carry it on)."""
     if seed is None and optional:
         return None
     if not isinstance(seed, Seed):
-        raise TypeError("seed must be a ttt.Seed, not %s" % type(seed).__name__)
+        if seed is None or isinstance(seed, (str, bytes, float)):
+            raise TypeError("seed must be an int or a ttt.Seed, not %s"
+                            % type(seed).__name__)
+        seed = Seed(seed)
     return ctypes.byref(seed._c)
+
+
+class WinningLine(tuple):
+    """Game.winning_line: ((row0, col0), (row1, col1)), the line that ended
+    the game, or an empty (false) tuple when there is none. Calling it, as
+    the method it was before 1.5, gives the same line, or None."""
+
+    __slots__ = ()
+
+    def __call__(self):
+        return self if self else None
 
 
 Listener = Callable[[Event], None]
@@ -114,6 +135,13 @@ class Game:
                 size if width is None else _c_int(width, "width"),
                 size if height is None else _c_int(height, "height"),
                 win_length, ctypes.byref(handle))
+        if status == E_SIZE:
+            w = size if width is None else width
+            h = size if height is None else height
+            raise _error(lib, status, None, (
+                "%dx%d, k=%d (need %d <= width, height <= %d, and k = 0 for "
+                "the shorter side or %d <= k <= the longer side)"
+                % (w, h, win_length, MIN_SIZE, MAX_SIZE, MIN_SIZE)))
         _check(lib, status)
         self._adopt(lib, handle)
         if misere:
@@ -185,12 +213,50 @@ class Game:
             raise ValueError("operation on a closed game")
         return self._handle
 
-    def _fail(self, status: int, offset: Optional[int] = None) -> TttError:
-        """The exception for a failed call (a closed game's NULL handle is
-        why a call returns TTT_E_INVALID on the fast paths)."""
+    def _fail(self, status: int, row: Optional[int] = None,
+              col: Optional[int] = None, mark: Optional[int] = None) -> TttError:
+        """The exception for a failed move at (row, col), or into column col
+        (row None), with what was wrong and what is allowed (a closed game's
+        NULL handle is why a call returns TTT_E_INVALID on the fast paths)."""
         if not self._handle:
             return ValueError("operation on a closed game")  # type: ignore
-        return _error(self._lib, status, offset)
+        w, h = self._width, self._height
+        if row is None and col is not None:
+            where = "column %s (%d)" % (_column_letters(col), col) if 0 <= col < w \
+                else "column %d" % col
+        elif row is not None and 0 <= row < h and 0 <= col < w:
+            where = "%s (row %d, column %d)" % (
+                _column_letters(col) + str(row + 1), row, col)
+        else:
+            where = "row %s, column %s" % (row, col)
+        detail = None
+        if status == E_OFF_BOARD:
+            detail = ("%s is not on this %dx%d board: rows 0..%d, columns "
+                      "0..%d (names a1..%s%d)" % (
+                          where, w, h, h - 1, w - 1, _column_letters(w - 1), h))
+        elif status == E_OCCUPIED:
+            detail = "%s already holds %s" % (
+                where, MARK_CHARS[self.cell(row, col)])
+        elif status == E_FLOATING:
+            detail = ("%s; under gravity play a column: drop(%d) or play(%r)"
+                      % (where, col, _column_letters(col)))
+        elif status == E_COLUMN_FULL:
+            detail = "%s; the open columns are %s" % (
+                where, ", ".join(_column_letters(c) for c in sorted(
+                    {c for _, c in self.legal_moves()})) or "none")
+        elif status == E_GAME_OVER:
+            detail = "the game has ended (%s); undo() reopens it" % (
+                STATE_NAMES[self.state],)
+        elif status == E_WRONG_TURN:
+            detail = "%s is to move, not %s" % (
+                MARK_CHARS[self.to_move], MARK_CHARS.get(mark, mark))
+        elif status == E_MARK:
+            detail = "a mark is X (1) or O (-1), not %r" % (mark,)
+        elif status == E_NO_UNDO:
+            detail = "the board is empty (a resignation or agreed draw is undone too)"
+        elif status == E_NO_REDO:
+            detail = "redo() replays a move undo() took back, before any new move"
+        return _error(self._lib, status, None, detail)
 
     def clone(self) -> "Game":
         """An independent copy (board, rules, history, redo stack; no listener)."""
@@ -246,14 +312,28 @@ class Game:
 
     def set_rule(self, rule: int, value: int) -> None:
         """Sets a Rule (only before the first move)."""
-        _check(self._lib, self._lib.ttt_game_set_rule(
-            self._h(), _c_int(rule, "rule"), _c_int(value, "value")))
+        handle = self._h()
+        rule, value = _c_int(rule, "rule"), _c_int(value, "value")
+        status = self._lib.ttt_game_set_rule(handle, rule, value)
+        if status == E_RULE:
+            raise _error(self._lib, status, None, (
+                "rule %d, value %d (a Rule: MISERE 1, EARLY_DRAW 2 and "
+                "GRAVITY 4 take 0 or 1, PLY_LIMIT 3 a count of moves, 0 for "
+                "none)"
+                % (rule, value)))
+        if status == E_RULES_LOCKED:
+            raise _error(self._lib, status, None,
+                         "%d moves are on the board; reset() first" % self.ply)
+        _check(self._lib, status)
 
     def get_rule(self, rule: int) -> int:
         """A Rule's value (0 or 1; a count of moves for Rule.PLY_LIMIT)."""
         value = ctypes.c_int()
+        handle, rule = self._h(), _c_int(rule, "rule")
         _check(self._lib, self._lib.ttt_game_get_rule(
-            self._h(), _c_int(rule, "rule"), ctypes.byref(value)))
+            handle, rule, ctypes.byref(value)), None, (
+                "rule %d (a Rule: MISERE 1, EARLY_DRAW 2, PLY_LIMIT 3, "
+                "GRAVITY 4)" % rule))
         return value.value
 
     # -- playing --
@@ -274,33 +354,51 @@ class Game:
             state = ctypes.c_int()
             status = self._play_next(self._handle, row, col, ctypes.byref(state))
             if status:
-                raise self._fail(status)
+                raise self._fail(status, row, col)
             return _STATE_OF[state.value]
         if isinstance(row, str):
             if col is not None:
                 raise TypeError("play(name) takes no column")
+            if _COLUMN_NAME.match(row):
+                # A column alone: the move under gravity (as the CLI takes it).
+                if mark is None and self.gravity:
+                    return self.drop(row)[1]
+                raise _error(self._lib, E_PARSE, 0, (
+                    "%r is a column, not a cell: name a cell, e.g. %s1; a "
+                    "column alone is a move only under gravity (drop())"
+                    % (row, row.lower())))
             row, col = _parse_name(self._lib, row)
         if col is None:
-            raise TypeError("play() needs a column or a cell name")
+            raise TypeError("play() needs a row and a column, or a cell name "
+                            "such as \"b2\"; drop(col) plays by column")
         state = ctypes.c_int()
+        handle = self._h()
+        row, col = _c_int(row, "row"), _c_int(col, "col")
         if mark is None:
-            status = self._lib.ttt_play_next(
-                self._h(), _c_int(row, "row"), _c_int(col, "col"),
-                ctypes.byref(state))
+            status = self._lib.ttt_play_next(handle, row, col,
+                                             ctypes.byref(state))
         else:
-            status = self._lib.ttt_play(
-                self._h(), _c_int(mark, "mark"), _c_int(row, "row"),
-                _c_int(col, "col"), ctypes.byref(state))
-        _check(self._lib, status)
+            mark = _c_int(mark, "mark")
+            status = self._lib.ttt_play(handle, mark, row, col,
+                                        ctypes.byref(state))
+        if status:
+            raise self._fail(status, row, col, mark)
         return _STATE_OF[state.value]
 
     def play_at(self, ply: int, row: int, col: int, mark: int) -> State:
         """ttt_play_at: plays only if the game is at ply; a retried identical
         request is accepted and changes nothing. Returns the State."""
         state = ctypes.c_int()
-        _check(self._lib, self._lib.ttt_play_at(
-            self._h(), _c_int(ply, "ply"), _c_int(mark, "mark"),
-            _c_int(row, "row"), _c_int(col, "col"), ctypes.byref(state)))
+        handle = self._h()
+        ply, mark = _c_int(ply, "ply"), _c_int(mark, "mark")
+        row, col = _c_int(row, "row"), _c_int(col, "col")
+        status = self._lib.ttt_play_at(handle, ply, mark, row, col,
+                                       ctypes.byref(state))
+        if status == E_STALE:
+            raise _error(self._lib, status, None, (
+                "the request is for ply %d, the game is at ply %d" % (ply, self.ply)))
+        if status:
+            raise self._fail(status, row, col, mark)
         return _STATE_OF[state.value]
 
     def undo(self) -> None:
@@ -311,24 +409,29 @@ class Game:
 
     def redo(self) -> None:
         """Replays the most recently undone move."""
-        _check(self._lib, self._lib.ttt_redo(self._h()))
+        status = self._lib.ttt_redo(self._h())
+        if status:
+            raise self._fail(status)
 
-    def drop(self, col: int) -> Tuple[int, State]:
-        """Drops a mark for the side to move into column col: it lands on
-        the lowest empty cell (row height - 1 is the bottom), with gravity
-        or without. Returns (row, State). OffBoardError for a bad column,
-        ColumnFullError for a full one, GameOverError once the game ended."""
+    def drop(self, col: Union[int, str]) -> Tuple[int, State]:
+        """Drops a mark for the side to move into column col (an index, or
+        its letters: "d" is 3): it lands on the lowest empty cell (row
+        height - 1 is the bottom), with gravity or without. Returns (row,
+        State). OffBoardError for a bad column, ColumnFullError for a full
+        one, GameOverError once the game ended."""
         row, state = ctypes.c_int(), ctypes.c_int()
         if col.__class__ is int and -0x80000000 <= col <= 0x7FFFFFFF:
             # The move path, as in play(): one untyped foreign call.
             status = self._drop(self._handle, col, ctypes.byref(row),
                                 ctypes.byref(state))
-            if status:
-                raise self._fail(status)
         else:
-            _check(self._lib, self._lib.ttt_drop(self._h(), _c_int(col, "col"),
-                                                 ctypes.byref(row),
-                                                 ctypes.byref(state)))
+            handle = self._h()
+            col = _parse_column(self._lib, col) if isinstance(col, str) \
+                else _c_int(col, "col")
+            status = self._lib.ttt_drop(handle, col, ctypes.byref(row),
+                                        ctypes.byref(state))
+        if status:
+            raise self._fail(status, None, col)
         return row.value, _STATE_OF[state.value]
 
     def reset(self) -> None:
@@ -430,11 +533,21 @@ class Game:
         """The number of undone moves redo() can replay."""
         return _check(self._lib, self._lib.ttt_redo_count(self._h()))
 
-    def cell(self, row: int, col: int) -> Mark:
-        """The Mark at (row, col)."""
+    def cell(self, row: Union[int, str], col: Optional[int] = None) -> Mark:
+        """The Mark at (row, col), or at a cell name: cell("b2")."""
+        if isinstance(row, str):
+            if col is not None:
+                raise TypeError("cell(name) takes no column")
+            row, col = _parse_name(self._lib, row)
+        elif col is None:
+            raise TypeError("cell() needs a row and a column, or a cell name "
+                            "such as \"b2\"")
         mark = ctypes.c_int()
-        _check(self._lib, self._lib.ttt_cell(
-            self._h(), _c_int(row, "row"), _c_int(col, "col"), ctypes.byref(mark)))
+        handle = self._h()
+        row, col = _c_int(row, "row"), _c_int(col, "col")
+        status = self._lib.ttt_cell(handle, row, col, ctypes.byref(mark))
+        if status:
+            raise self._fail(status, row, col)
         return _MARK_OF[mark.value]
 
     def board(self) -> Tuple[Tuple[Mark, ...], ...]:
@@ -475,36 +588,46 @@ class Game:
             result.append((_MARK_OF[mark.value], row.value, col.value))
         return result
 
-    def winning_line(self) -> Optional[Tuple[Tuple[int, int], Tuple[int, int]]]:
-        """((row0, col0), (row1, col1)), the line that ended the game, or None."""
+    @property
+    def winning_line(self) -> WinningLine:
+        """((row0, col0), (row1, col1)), the line that ended the game, or an
+        empty (false) WinningLine; a property, as state and ending are.
+        winning_line() still works: the line, or None."""
         ends = [ctypes.c_int() for _ in range(4)]
         status = self._lib.ttt_winning_line(self._h(), *map(ctypes.byref, ends))
         if status == E_NO_LINE:
-            return None
+            return WinningLine()
         _check(self._lib, status)
-        return (ends[0].value, ends[1].value), (ends[2].value, ends[3].value)
+        return WinningLine(((ends[0].value, ends[1].value),
+                            (ends[2].value, ends[3].value)))
 
     # -- engine: random player, perft, solver and bots --
 
-    def random_move(self, seed: Seed) -> Tuple[int, int]:
-        """A uniformly random empty cell (row, col); seed (a Seed) advances."""
+    def random_move(self, seed: Union[Seed, int]) -> Tuple[int, int]:
+        """A uniformly random legal cell (row, col); a Seed advances, an int
+        seed is Seed(seed) for this call."""
         row, col = ctypes.c_int(), ctypes.c_int()
         _check(self._lib, self._lib.ttt_random_move(
             self._h(), _seed_ref(seed), ctypes.byref(row), ctypes.byref(col)))
         return row.value, col.value
 
-    def random_playout(self, seed: Seed) -> State:
-        """Plays random moves to the end of the game; returns the final State."""
+    def random_playout(self, seed: Union[Seed, int]) -> State:
+        """Plays random moves to the end of the game; returns the final
+        State (seed: a Seed, which advances, or an int)."""
         state = ctypes.c_int()
         _check(self._lib, self._lib.ttt_random_playout(
             self._h(), _seed_ref(seed), ctypes.byref(state)))
         return _STATE_OF[state.value]
 
-    def random_playouts(self, seed: Seed, games: int) -> Counts:
+    def random_playouts(self, games, seed) -> Counts:
         """Plays that many random games from here, each the one random_playout
-        would play on a clone (seed, a Seed, carries through). Returns the
-        Counts of how they ended; the game is unchanged. One call: the count
-        is the caller's time budget."""
+        would play on a clone (seed: a Seed, which carries through, or an
+        int): random_playouts(1000, seed=1). Returns the Counts of how they
+        ended; the game is unchanged. One call: the count is the caller's
+        time budget. The order of 1.4, random_playouts(Seed(1), 1000), still
+        works."""
+        if isinstance(games, Seed):
+            games, seed = seed, games  # the documented order of 1.4
         games = _unsigned(games, 64, "games")
         counts = (ctypes.c_uint64 * 4)()
         _check(self._lib, self._lib.ttt_random_playouts(
@@ -550,21 +673,34 @@ class Game:
             capacity, ctypes.byref(best_len))
         if status != E_BUDGET:
             _check(self._lib, status)
-        return Solution(Value(out.value), out.plies, out.nodes, out.value_min,
-                        out.value_max,
+        # An incomplete solve proves only its bounds: the value is unknown
+        # (None) unless they meet.
+        if status == OK or out.value_min == out.value_max:
+            value = Value(out.value_min if status != OK else out.value)
+        else:
+            value = None
+        return Solution(value, out.plies, out.nodes, Value(out.value_min),
+                        Value(out.value_max),
                         [divmod(cell, w) for cell in best[:best_len.value]],
                         status == OK, Method(out.method))
 
     def best_move(self, level: int = BOT_STRONG, node_budget: int = 0,
                   seed: Optional[Seed] = None) -> Tuple[int, int]:
         """The bot's move (row, col) for the player to move; does not play it.
-        level is a BotLevel; seed (a Seed) breaks ties and is required for
-        BotLevel.RANDOM."""
+        level is a BotLevel; seed (a Seed, which advances, or an int) breaks
+        ties and is required for BotLevel.RANDOM."""
         row, col = ctypes.c_int(), ctypes.c_int()
-        _check(self._lib, self._lib.ttt_best_move(
-            self._h(), _c_int(level, "level"),
-            _unsigned(node_budget, 64, "node_budget"), _seed_ref(seed, True),
-            ctypes.byref(row), ctypes.byref(col)))
+        handle, level = self._h(), _c_int(level, "level")
+        status = self._lib.ttt_best_move(
+            handle, level, _unsigned(node_budget, 64, "node_budget"),
+            _seed_ref(seed, True), ctypes.byref(row), ctypes.byref(col))
+        if status == E_INVALID and level not in tuple(BotLevel):
+            raise _error(self._lib, status, None, (
+                "level %d is not a BotLevel (RANDOM 0, STRONG 1, PERFECT 2)" % level))
+        if status == E_INVALID and level == BotLevel.RANDOM and seed is None:
+            raise _error(self._lib, status, None,
+                         "BotLevel.RANDOM needs a seed (an int or a ttt.Seed)")
+        _check(self._lib, status)
         return row.value, col.value
 
     # -- events --

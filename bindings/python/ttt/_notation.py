@@ -32,10 +32,14 @@ def _parse_cell(lib, name: str) -> Tuple[int, int]:
     row, col, used = ctypes.c_int(), ctypes.c_int(), ctypes.c_size_t()
     status = lib.ttt_parse_cell(data, len(data), ctypes.byref(row),
                                 ctypes.byref(col), ctypes.byref(used))
-    _check(lib, status, 0)
+    _check(lib, status, 0, _CELL_NAME_RULE % name)
     if used.value != len(data):
-        raise _error(lib, E_PARSE, used.value)
+        raise _error(lib, E_PARSE, used.value, _CELL_NAME_RULE % name)
     return row.value, col.value
+
+
+_CELL_NAME_RULE = ("%r is not a cell name: column letters then a row number "
+                   "from 1, e.g. b2 (column b, row 2)")
 
 
 # Cell names as ttt_parse_cell reads them: column letters (bijective base
@@ -55,6 +59,21 @@ def _parse_name(lib, name: str) -> Tuple[int, int]:
         if col <= MAX_SIZE and row <= MAX_SIZE:
             return row - 1, col - 1
     return _parse_cell(lib, name)
+
+
+# A column alone, as the CLI takes a move under gravity: "d".
+_COLUMN_NAME = re.compile(r"[a-zA-Z]{1,3}\Z")
+
+
+def _parse_column(lib, name: str) -> int:
+    """A column's letters -> its index: "a" -> 0, "aa" -> 26."""
+    if not _COLUMN_NAME.match(name):
+        raise _error(lib, E_PARSE, 0, "%r is not a column: column letters, "
+                     "e.g. d (the fourth column)" % (name,))
+    col = 0
+    for letter in name.lower():
+        col = col * 26 + ord(letter) - 96
+    return col - 1
 
 
 def _column_letters(col: int) -> str:
