@@ -927,8 +927,10 @@ report "an answer to a draw offer that is neither yes nor no is asked again" $?
 # ttt solve under a pseudo-terminal (script), its stderr a terminal: a
 # progress line comes within a few seconds; SIGINT then stops the search
 # and the program prints what it knows and exits 1, as for a spent budget.
-# Every wait is bounded; the program is stopped by its pid.
-if command -v script >/dev/null 2>&1; then
+# Every wait is bounded; the program is stopped by its pid. script(1) needs
+# a pseudo-terminal: a machine or container without devpts on /dev/pts
+# fails this check, saying so.
+if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/dev/null 2>&1; then
     rm -f "$tmp/pid"
     started=$(date +%s)
     timeout 120 script -qec "echo \$\$ >'$tmp/pid'; exec '$TTT' solve 8 5 --value-only --budget 100000000" \
@@ -955,7 +957,7 @@ if command -v script >/dev/null 2>&1; then
         grep -q 'interrupted after [0-9]* positions; the value lies between loss and win' "$out"
     report "solve on a terminal shows progress at most every second and stops on SIGINT with what it knows (exit 1)" $?
 else
-    echo "not ok - solve on a terminal: script(1) is missing"
+    echo "not ok - solve on a terminal: script(1) (Debian's bsdutils) is missing or cannot open a pseudo-terminal (mount devpts on /dev/pts)"
     failed=$((failed + 1))
 fi
 
