@@ -14,6 +14,7 @@ mkdir -p "$work"
 cd "$root"
 passed=0
 failed=0
+. "$root/tests/ci/tsan_probe.sh" "$cc" "$work/probe"
 
 # build NAME CFLAGS...: objects of every source file, then the threads test.
 build() {
@@ -34,7 +35,7 @@ build() {
 run() {
   local got
   if TSAN_OPTIONS=halt_on_error=1:exitcode=66 CMOCKA_MESSAGE_OUTPUT=TAP \
-       "$work/$1/test_threads" >"$work/$1/run.log" 2>&1; then
+       ${tsan_run[@]+"${tsan_run[@]}"} "$work/$1/test_threads" >"$work/$1/run.log" 2>&1; then
     got=pass
   elif grep -q "WARNING: ThreadSanitizer: data race" "$work/$1/run.log"; then
     got=race

@@ -7,6 +7,7 @@ build=${1:-build-tsan}
 [ -f "$build/build.ninja" ] ||
   meson setup "$build" "$root" --werror -Db_sanitize=thread -Db_lundef=false >/dev/null
 ninja -C "$build" tests/test_threads >/dev/null
+. "$root/tests/ci/tsan_probe.sh" "${CC:-cc}" "$build/tsan-probe"
 # Several runs: each one sees different interleavings of the same threads.
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  meson test -C "$build" --no-rebuild --print-errorlogs --repeat 3 threads
+  ${tsan_run[@]+"${tsan_run[@]}"} meson test -C "$build" --no-rebuild --print-errorlogs --repeat 3 threads
