@@ -276,7 +276,8 @@ TTT_API int ttt_game_get_rule(const ttt_game *game, int rule, int *value);
 
 /* Places mark at (row, col) and, if state is not NULL, stores the new game
  * state there. Checks in this order, returning the first failure:
- * TTT_E_INVALID (NULL game), TTT_E_GAME_OVER, TTT_E_MARK, TTT_E_WRONG_TURN,
+ * TTT_E_INVALID (NULL game), TTT_E_IN_LISTENER (called from the game's own
+ * listener, since 1.2), TTT_E_GAME_OVER, TTT_E_MARK, TTT_E_WRONG_TURN,
  * TTT_E_OFF_BOARD, TTT_E_OCCUPIED, and under gravity (since 1.3)
  * TTT_E_FLOATING for an empty cell above its column's lowest empty one.
  * A move that completes a line ends the game even if it also fills the
@@ -287,8 +288,8 @@ TTT_API int ttt_play(ttt_game *game, int mark, int row, int col, int *state);
 
 /* ttt_play for the side to move (since 1.2): one call where ttt_to_move
  * then ttt_play would take two, which matters through FFI. Checks in this
- * order: TTT_E_INVALID (NULL game), TTT_E_GAME_OVER, TTT_E_OFF_BOARD,
- * TTT_E_OCCUPIED, TTT_E_FLOATING (gravity); otherwise exactly
+ * order: TTT_E_INVALID (NULL game), TTT_E_IN_LISTENER, TTT_E_GAME_OVER,
+ * TTT_E_OFF_BOARD, TTT_E_OCCUPIED, TTT_E_FLOATING (gravity); otherwise exactly
  * ttt_play(game, ttt_to_move(game), row, col, state), under one lock, with
  * the same cost and the same event. */
 TTT_API int ttt_play_next(ttt_game *game, int row, int col, int *state);
@@ -363,13 +364,13 @@ TTT_API int ttt_game_get_name(const ttt_game *game, int mark, char *buf,
  * resign while the game is in progress, whoever is to move. *state (may be
  * NULL) receives TTT_O_WON when X resigns, TTT_X_WON when O does. Not a
  * move: the ply stays; it empties the redo stack and sends
- * TTT_EVENT_RESIGN. Checks in this order: TTT_E_INVALID, TTT_E_GAME_OVER,
- * TTT_E_MARK. */
+ * TTT_EVENT_RESIGN. Checks in this order: TTT_E_INVALID, TTT_E_IN_LISTENER,
+ * TTT_E_GAME_OVER, TTT_E_MARK. */
 TTT_API int ttt_resign(ttt_game *game, int mark, int *state);
 
 /* Both sides agree to a draw: the game ends drawn at its current ply. *state
  * (may be NULL) receives TTT_DRAW. Empties the redo stack and sends
- * TTT_EVENT_DRAW_AGREED. TTT_E_INVALID, TTT_E_GAME_OVER. */
+ * TTT_EVENT_DRAW_AGREED. TTT_E_INVALID, TTT_E_IN_LISTENER, TTT_E_GAME_OVER. */
 TTT_API int ttt_agree_draw(ttt_game *game, int *state);
 
 /* How a game ended, as returned by ttt_ending. */

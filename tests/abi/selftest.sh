@@ -74,6 +74,19 @@ edit "$work/solution-append/include/ttt.h" \
   "re.sub(r'(typedef struct ttt_solution \{\n[^}]*?)(\} ttt_solution;)', r'\1    int32_t extra;\n\2', s, count=1)"
 variant solution-append pass
 
+# 1d. So do ttt_batch_config and ttt_batch_outputs (since 1.4): each grows
+# at its end and passes, and a field inserted before their last one fails.
+for struct in ttt_batch_config ttt_batch_outputs; do
+  copy_tree "$work/$struct-append"
+  edit "$work/$struct-append/include/ttt.h" \
+    "re.sub(r'(typedef struct $struct \{\n[^}]*?)(\} $struct;)', r'\1    int32_t extra;\n\2', s, count=1)"
+  variant "$struct-append" pass
+done
+copy_tree "$work/batch-config-field"
+edit "$work/batch-config-field/include/ttt.h" \
+  "re.sub(r'(typedef struct ttt_batch_config \{\n\s*size_t size;\n)', r'\1    int32_t extra;\n', s, count=1)"
+variant batch-config-field fail
+
 # 2. A parameter's type changes (int -> long) in header and definition alike.
 copy_tree "$work/param-type"
 edit "$work/param-type/include/ttt.h" "s.replace('ttt_strerror(int status)', 'ttt_strerror(long status)')"
