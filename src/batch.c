@@ -9,7 +9,7 @@
 
 static size_t round_up(size_t bytes)
 {
-    return (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    return ttt__size_round(bytes, ALIGNMENT);
 }
 
 /* The config as the caller's size allows, with later fields zero; 0 if the
@@ -75,8 +75,10 @@ static size_t bit_stride(const ttt_batch_config *config)
 {
     if (!uses_bits(config))
         return 0;
-    size_t cells = (size_t)config->width * (size_t)config->height;
-    return (offsetof(bit_game, moves) + 3 * cells + 7 + 7) / 8 * 8;
+    size_t cells = ttt__size_mul((size_t)config->width, (size_t)config->height);
+    return ttt__size_round(ttt__size_add(offsetof(bit_game, moves) + 7,
+                                         ttt__size_mul(3, cells)),
+                           8);
 }
 
 /* The slot size and the whole block's size, or 0 on overflow. */
@@ -85,16 +87,17 @@ static size_t block_bytes(const ttt_batch_config *config, size_t count,
 {
     *stride = round_up(ttt_game_footprint_rect(config->width, config->height,
                                                config->win_length));
-    size_t slots = count + 1;
-    size_t per_game = sizeof(uint64_t) + sizeof(int8_t) + bit_stride(config);
-    if (count == 0 || slots == 0 || *stride > SIZE_MAX / slots)
+    size_t per_game = ttt__size_add(sizeof(uint64_t) + sizeof(int8_t),
+                                    bit_stride(config));
+    /* The header, count + 1 slots, then the seeds and agent marks, which
+     * end where the bit games must be aligned again. */
+    size_t bytes = ttt__size_add(
+        ttt__size_add(round_up(sizeof(struct ttt_batch)),
+                      ttt__size_mul(ttt__size_add(count, 1), *stride)),
+        ttt__size_add(ALIGNMENT, ttt__size_mul(count, per_game)));
+    if (count == 0 || !ttt__size_ok(bytes))
         return 0;
-    /* The agent marks end where the bit games must be aligned again. */
-    size_t bytes = round_up(sizeof(struct ttt_batch)) + slots * *stride +
-                   ALIGNMENT;
-    if (count > (SIZE_MAX - bytes) / per_game)
-        return 0;
-    return bytes + count * per_game;
+    return bytes;
 }
 
 size_t ttt_batch_footprint(const ttt_batch_config *config, size_t count)
@@ -450,10 +453,9 @@ int ttt_batch_step(ttt_batch *batch, const int32_t *actions,
 /* The planes' size, or 0 if it would not fit in size_t. */
 static size_t plane_values(const ttt_batch *batch)
 {
-    size_t per_game = 2 * (size_t)batch->width * (size_t)batch->height;
-    if (batch->count > SIZE_MAX / per_game)
-        return 0;
-    return batch->count * per_game;
+    size_t values = ttt__size_mul(
+        batch->count, ttt__size_mul(2 * (size_t)batch->width, (size_t)batch->height));
+    return ttt__size_ok(values) ? values : 0;
 }
 
 /* Writes the planes as values of one type: both planes cleared, then
@@ -518,8 +520,8 @@ int ttt_batch_legal_mask(const ttt_batch *batch, uint8_t *mask,
     if (!batch || !mask)
         return TTT_E_INVALID;
     size_t actions = (size_t)batch->actions;
-    if (batch->count > SIZE_MAX / actions ||
-        capacity < batch->count * actions)
+    size_t needed = ttt__size_mul(batch->count, actions);
+    if (!ttt__size_ok(needed) || capacity < needed)
         return TTT_E_BUFFER;
     if (batch->bit_games) {
         ttt__batch_bits_legal_mask(batch, mask);

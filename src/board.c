@@ -32,11 +32,14 @@ static int32_t window_count(int width, int height, int k)
 
 size_t ttt__board_bytes_rect(int width, int height, int k)
 {
-    size_t nn = (size_t)width * (size_t)height;
+    size_t nn = ttt__size_mul((size_t)width, (size_t)height);
     /* int32 arrays first, then the int16 column fills and counters: every
      * array lands aligned without padding. */
-    return 2 * nn * sizeof(int32_t) + (size_t)width * sizeof(int16_t) +
-           (size_t)line_count(width, height, k) * sizeof(ttt__line);
+    size_t bytes = ttt__size_add(
+        ttt__size_add(ttt__size_mul(nn, 2 * sizeof(int32_t)),
+                      ttt__size_mul((size_t)width, sizeof(int16_t))),
+        ttt__size_mul((size_t)line_count(width, height, k), sizeof(ttt__line)));
+    return ttt__size_ok(bytes) ? bytes : 0;
 }
 
 size_t ttt__board_bytes(int n, int k)

@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include "compiler.h"
+#include "sizes.h"
 #include "random.h"
 #include "ttt.h"
 
@@ -105,7 +106,8 @@ static inline int ttt__board_mark(const ttt__board *board, int32_t cell)
 #define TTT__ROW(packed) ((int)((packed) >> 16))
 #define TTT__COL(packed) ((int)((packed) & 0xffff))
 
-/* Bytes of the arrays behind a width x height board with win length k. */
+/* Bytes of the arrays behind a width x height board with win length k, or
+ * 0 if they do not fit in size_t. */
 size_t ttt__board_bytes_rect(int width, int height, int k);
 /* The same for a square of side n. */
 size_t ttt__board_bytes(int n, int k);

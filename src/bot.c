@@ -613,10 +613,11 @@ static int strong_move(const ttt_game *game, const snapshot *snap,
     size_t slots = BOT_TABLE_MIN;
     while (slots < BOT_TABLE_MAX && slots < budget)
         slots *= 2;
-    s.table = use_table ? engine_alloc(game, slots * sizeof(bot_entry)) : NULL;
+    size_t table_bytes = ttt__size_mul(slots, sizeof(bot_entry));
+    s.table = use_table ? engine_alloc(game, table_bytes) : NULL;
     s.table_mask = slots - 1;
     if (s.table)
-        memset(s.table, 0, slots * sizeof(bot_entry));
+        memset(s.table, 0, table_bytes);
     sboard *b = &s.b;
     int me = sboard_mover(b);
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sizes.h"
 
 /*
  * Everything here reads a game through a snapshot taken under the game's
@@ -40,7 +41,10 @@ static inline int ttt__mark_of(int p)
 
 static inline void *engine_alloc(const ttt_game *game, size_t bytes)
 {
-    /* The allocator is fixed at creation, so reading it needs no lock. */
+    /* The allocator is fixed at creation, so reading it needs no lock. A
+     * size that overflowed is never asked for. */
+    if (!ttt__size_ok(bytes))
+        return NULL;
     return game->alloc.alloc(game->alloc.user, bytes ? bytes : 1);
 }
 
@@ -48,15 +52,6 @@ static inline void engine_free(const ttt_game *game, void *ptr)
 {
     if (ptr)
         game->alloc.dealloc(game->alloc.user, ptr);
-}
-
-/* a * b into *out; 0 if it does not fit in a size_t. */
-static inline int size_mul(size_t a, size_t b, size_t *out)
-{
-    if (b != 0 && a > (size_t)-1 / b)
-        return 0;
-    *out = a * b;
-    return 1;
 }
 
 /* Hands out 8-byte aligned pieces of one block, so a search makes one
@@ -70,13 +65,11 @@ typedef struct carver {
 
 static inline void *carve(carver *parts, size_t count, size_t elem)
 {
-    size_t bytes;
-    if (!size_mul(count, elem, &bytes) || bytes > (size_t)-1 / 2 ||
-        parts->used > (size_t)-1 / 2 - bytes) {
+    size_t bytes = ttt__size_round(ttt__size_mul(count, elem), 8);
+    if (!ttt__size_ok(ttt__size_add(parts->used, bytes))) {
         parts->overflow = 1;
         return NULL;
     }
-    bytes = (bytes + 7) & ~(size_t)7;
     void *piece = parts->base ? parts->base + parts->used : NULL;
     parts->used += bytes;
     return piece;

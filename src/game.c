@@ -58,7 +58,7 @@ const char *ttt_strerror(int status)
 /* The game header, rounded so the arrays behind it stay aligned. */
 static size_t header_bytes(void)
 {
-    return (sizeof(struct ttt_game) + 7) & ~(size_t)7;
+    return ttt__size_round(sizeof(struct ttt_game), 8);
 }
 
 static int valid_side(int side)
@@ -87,9 +87,10 @@ size_t ttt_game_footprint_rect(int width, int height, int win_length)
 {
     if (!valid_geometry(width, height, win_length))
         return 0;
-    return header_bytes() +
-           ttt__board_bytes_rect(width, height,
-                                 actual_k(width, height, win_length));
+    size_t board = ttt__board_bytes_rect(width, height,
+                                         actual_k(width, height, win_length));
+    size_t bytes = ttt__size_add(header_bytes(), board);
+    return board != 0 && ttt__size_ok(bytes) ? bytes : 0;
 }
 
 size_t ttt_game_footprint(int size, int win_length)
@@ -99,9 +100,11 @@ size_t ttt_game_footprint(int size, int win_length)
 
 size_t ttt__game_bytes(const ttt_game *game)
 {
+    /* Its geometry was checked when it was made: the sum fits. */
     const ttt__board *board = &game->board;
-    return header_bytes() +
-           ttt__board_bytes_rect(board->width, board->height, board->k);
+    return ttt__size_add(header_bytes(),
+                         ttt__board_bytes_rect(board->width, board->height,
+                                               board->k));
 }
 
 static void *default_alloc(void *user, size_t size)

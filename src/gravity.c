@@ -556,10 +556,13 @@ static int gravity_setup(gsearch *g, const gravity_position *pos)
 static int32_t table_entry_bits(const gsearch *g, size_t table_bytes)
 {
     size_t bytes = table_bytes ? table_bytes : DEFAULT_TABLE_BYTES;
-    int32_t cap = 1;
-    while (cap < 40 && ((size_t)8 << (cap + 1)) <= bytes)
+    /* 8-byte entries: the most that fit, 2^cap, stopping below the bit
+     * that would shift out of a size_t. */
+    size_t entries = bytes / 8;
+    int32_t cap = 0;
+    while (cap < 40 && (entries >> cap) > 1)
         cap++;
-    if ((size_t)8 << cap > bytes)
+    if (entries < 2)
         return -1;
     /* No bigger than the search will fill: about 2^(E - 15) entries for E
      * empty cells (4 MiB for Connect Four after 8 stones, 64 MiB from the

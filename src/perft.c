@@ -120,9 +120,8 @@ static int map_grow(perft_run *run, position_map *map)
         while (capacity < MAP_START_SLOTS && capacity * 3 < map->expected * 4)
             capacity *= 2;
     }
-    size_t bytes;
-    if (capacity < map->capacity ||
-        !size_mul(capacity, stride * sizeof(uint64_t), &bytes) ||
+    size_t bytes = ttt__size_mul(capacity, ttt__size_mul(stride, sizeof(uint64_t)));
+    if (capacity < map->capacity || !ttt__size_ok(bytes) ||
         bytes > run->byte_limit || run->bytes_in_use > run->byte_limit - bytes)
         return TTT_E_NOMEM;
     uint64_t *slots = engine_alloc(run->game, bytes);
@@ -443,7 +442,7 @@ int ttt_perft(const ttt_game *game, int depth, size_t table_bytes,
         found[run.snap.state] = 1;
     } else {
         /* Length counts live in the caller's buffer only on success. */
-        size_t bytes = needed * sizeof(uint64_t);
+        size_t bytes = ttt__size_mul(needed, sizeof(uint64_t));
         lengths = engine_alloc(game, bytes);
         if (!lengths) {
             engine_free(game, block);

@@ -146,9 +146,12 @@ int ttt_random_playouts(const ttt_game *game, uint64_t *seed, uint64_t games,
          * the lock, so the game may have ended meanwhile: look again. */
         ttt__unlock(game);
         size_t align = _Alignof(max_align_t);
-        size_t bytes = ttt__game_bytes(game);
-        bytes = (bytes + align - 1) / align * align; /* the second copy's start */
-        char *mem = game->alloc.alloc(game->alloc.user, 2 * bytes);
+        /* The second copy's start: a game's bytes fit (it exists), and
+         * so does twice that rounded, or the allocation fails. */
+        size_t bytes = ttt__size_round(ttt__game_bytes(game), align);
+        char *mem = ttt__size_ok(ttt__size_mul(2, bytes))
+                        ? game->alloc.alloc(game->alloc.user, 2 * bytes)
+                        : NULL;
         if (!mem)
             return TTT_E_NOMEM;
         ttt__lock(game);

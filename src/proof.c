@@ -487,7 +487,8 @@ static int32_t count_windows(int32_t n, int32_t k)
 /* Carves (or, with base NULL, sizes) the prover's arrays. */
 static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
 {
-    size_t nn = (size_t)pv->nn, wk = (size_t)pv->windows * (size_t)pv->k;
+    size_t nn = (size_t)pv->nn;
+    size_t wk = ttt__size_mul((size_t)pv->windows, (size_t)pv->k);
     pv->cells = carve(c, nn, 1);
     pv->window_cells = carve(c, wk, sizeof(int32_t));
     pv->cell_first = carve(c, nn + 1, sizeof(int32_t));
@@ -495,8 +496,8 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     pv->marks = carve(c, 2 * (size_t)pv->windows, 1);
     pv->zobrist = carve(c, 2 * nn, sizeof(uint64_t));
     pv->symmetric = carve(c, 8 * nn, sizeof(int32_t));
-    pv->children = carve(c, (nn + 1) * nn, sizeof(child));
-    pv->moves = carve(c, (nn + 2) * nn, sizeof(int32_t));
+    pv->children = carve(c, ttt__size_mul(nn + 1, nn), sizeof(child));
+    pv->moves = carve(c, ttt__size_mul(nn + 2, nn), sizeof(int32_t));
     pv->first_completion = carve(c, nn, sizeof(int32_t));
     pv->second_completion = carve(c, nn, sizeof(int32_t));
     pv->completions = carve(c, nn, sizeof(int32_t));
@@ -581,9 +582,9 @@ int ttt__proof_solve(const ttt_game *game, const snapshot *snap,
     carver sizes = {NULL, 0, 0};
     carve_prover(&sizes, &pv, pair_bytes);
     size_t buckets = table_buckets(table_bytes, pv.budget);
-    size_t table_size;
-    if (sizes.overflow || pair_bytes == 0 ||
-        !size_mul(buckets * PROOF_WAYS, sizeof(proof_entry), &table_size))
+    size_t table_size = ttt__size_mul(ttt__size_mul(buckets, PROOF_WAYS),
+                                      sizeof(proof_entry));
+    if (sizes.overflow || pair_bytes == 0 || !ttt__size_ok(table_size))
         return TTT_E_NOMEM;
     void *block = engine_alloc(game, sizes.used);
     if (!block)

@@ -13,13 +13,14 @@ static int compare_keys_descending(const void *a, const void *b)
 int ttt__push_move(move_stack *stack, int32_t cell, int64_t score)
 {
     if (stack->top == stack->capacity) {
-        size_t capacity = stack->capacity ? stack->capacity * 2 : 256;
-        size_t bytes;
+        size_t capacity =
+            stack->capacity ? ttt__size_mul(stack->capacity, 2) : 256;
         if (stack->top >= stack->limit)
             return TTT_E_BUDGET;
         if (capacity > stack->limit)
             capacity = stack->limit;
-        if (!size_mul(capacity, sizeof(int64_t), &bytes))
+        size_t bytes = ttt__size_mul(capacity, sizeof(int64_t));
+        if (!ttt__size_ok(bytes))
             return TTT_E_NOMEM;
         int64_t *keys = engine_alloc(stack->game, bytes);
         if (!keys)
@@ -120,8 +121,8 @@ static int tt_put(ttable *tt, uint64_t key, uint64_t data)
 
 int ttt__tt_resize(ttable *tt, size_t buckets)
 {
-    size_t bytes;
-    if (!size_mul(buckets, TT_WAYS * sizeof(tt_entry), &bytes))
+    size_t bytes = ttt__size_mul(buckets, TT_WAYS * sizeof(tt_entry));
+    if (!ttt__size_ok(bytes))
         return TTT_E_NOMEM;
     if (tt->entries && buckets + tt->bucket_mask + 1 > tt->max_buckets) {
         engine_free(tt->game, tt->entries);

@@ -692,6 +692,111 @@ static void test_fuzz_random_actions(void **state)
     }
 }
 
+/* An allocator that hands out nothing and records what it was asked for:
+ * ttt_batch_new must never ask for fewer bytes than its games need. */
+static size_t asked_bytes;
+static void *refuse_alloc(void *user, size_t size)
+{
+    (void)user;
+    asked_bytes = size;
+    return NULL;
+}
+static void refuse_dealloc(void *user, void *ptr)
+{
+    (void)user;
+    (void)ptr;
+}
+
+/* The least a batch of count games can take, as the header documents it:
+ * count + 1 games, each rounded up to malloc's alignment, and 9 bytes a
+ * game (its seed and agent mark); 0 if that does not fit in size_t.
+ * Checked by division, so the test itself cannot wrap. */
+static size_t least_bytes(size_t count, size_t game)
+{
+    size_t align = _Alignof(max_align_t);
+    size_t slot = (game + align - 1) / align * align;
+    if (count == SIZE_MAX || slot > SIZE_MAX / (count + 1))
+        return 0;
+    size_t slots = (count + 1) * slot;
+    if (count > (SIZE_MAX - slots) / 9)
+        return 0;
+    return slots + 9 * count;
+}
+
+/* The footprint of count games is 0, or at least what they need; 0
+ * whenever what they need does not fit. */
+static int footprint_holds(size_t bytes, size_t count, size_t game)
+{
+    size_t least = least_bytes(count, game);
+    return least == 0 ? bytes == 0 : bytes == 0 || bytes >= least;
+}
+
+/* The footprint never wraps: near every point where the block's sum or
+ * product passes SIZE_MAX (for whatever size_t this build has), it is 0
+ * or holds every game, and ttt_batch_new asks for no less. On i386 a
+ * 978x980 batch of 559 games once got 5,463 bytes and wrote 560 games of
+ * 7.6 MB into them. */
+static void test_footprint_never_wraps(void **state)
+{
+    (void)state;
+    static const int shapes[][4] = {
+        {3, 3, 3, 0}, {7, 6, 4, 1}, {4, 4, 3, 0}, {15, 15, 5, 0},
+        {978, 980, 3, 0}, {1024, 1024, 0, 0}, {1024, 3, 3, 1},
+    };
+    const ttt_allocator refuse = {refuse_alloc, refuse_dealloc, NULL};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        ttt_batch_config c = make_config(shapes[s][0], shapes[s][1], shapes[s][2]);
+        c.gravity = shapes[s][3];
+        size_t game = ttt_game_footprint_rect(c.width, c.height, c.win_length);
+        assert_true(game > 0);
+        /* Counts around SIZE_MAX divided by the slot's size and by the
+         * slot plus each game's extra bytes (seed, mark, bit game), and
+         * around every power of two. */
+        size_t divisors[] = {1, 2, 9, 16, 256, game, game + 16, game + 9,
+                             game + 9 + 24 + 3 * game / 8,
+                             (game + 15) / 16 * 16 + 9,
+                             (game + 15) / 16 * 16 + 9 + 512};
+        size_t counts[400];
+        size_t n = 0;
+        for (size_t d = 0; d < sizeof divisors / sizeof divisors[0]; d++) {
+            for (int delta = -4; delta <= 4; delta++)
+                counts[n++] = SIZE_MAX / divisors[d] + (size_t)(ptrdiff_t)delta;
+        }
+        for (unsigned bit = 0; bit < sizeof(size_t) * 8 && n + 3 <= 400; bit++) {
+            size_t p = (size_t)1 << bit;
+            counts[n++] = p - 1;
+            counts[n++] = p;
+            counts[n++] = p + 1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            size_t count = counts[i];
+            if (count == 0)
+                continue;
+            size_t bytes = ttt_batch_footprint(&c, count);
+            if (!footprint_holds(bytes, count, game))
+                fail_msg("%dx%d: %zu games got a footprint of %zu bytes",
+                         c.width, c.height, count, bytes);
+            /* Only counts whose games could fit are worth an allocation
+             * attempt; the rest must be refused before it. */
+            asked_bytes = 0;
+            ttt_batch *batch = NULL;
+            assert_int_equal(ttt_batch_new(&c, count, &refuse, &batch), TTT_E_NOMEM);
+            assert_true(asked_bytes == 0 || asked_bytes == bytes);
+            assert_true(footprint_holds(asked_bytes, count, game));
+        }
+    }
+    /* The cases, on any size_t. */
+    ttt_batch_config c = make_config(3, 3, 3);
+    assert_int_equal(ttt_batch_footprint(&c, SIZE_MAX / 256 - 1), 0);
+    c = make_config(978, 980, 3);
+    size_t bytes = ttt_batch_footprint(&c, 559);
+    size_t game = ttt_game_footprint_rect(978, 980, 3);
+    if (least_bytes(559, game) == 0)
+        assert_int_equal(bytes, 0); /* 32 bits: 560 slots of 7.6 MB do not fit */
+    else
+        assert_true(bytes >= least_bytes(559, game));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -706,6 +811,7 @@ int main(void)
         cmocka_unit_test(test_caller_memory_and_bad_arguments),
         cmocka_unit_test(test_seeded_reproducible),
         cmocka_unit_test(test_fuzz_random_actions),
+        cmocka_unit_test(test_footprint_never_wraps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
