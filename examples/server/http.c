@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "http.h"
 
@@ -166,14 +167,52 @@ static struct reply bad_method(void)
 static int authorize(struct MHD_Connection *conn, struct game_entry *entry, struct reply *err)
 {
     const char *auth = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Authorization");
-    if (!auth || strncmp(auth, "Bearer ", 7) != 0) {
+    /* The scheme's name is case-insensitive (RFC 9110, 11.1), then one or
+     * more spaces. */
+    if (!auth || strncasecmp(auth, "Bearer ", 7) != 0) {
         *err = error_reply(401, "unauthorized", 401, "send the seat's token as Authorization: Bearer <token>");
         return 0;
     }
-    int seat = game_seat_for_token(entry, auth + 7, strlen(auth + 7));
+    const char *token = auth + 7;
+    while (*token == ' ')
+        token++;
+    int seat = game_seat_for_token(entry, token, strlen(token));
     if (!seat)
         *err = error_reply(403, "forbidden", 403, "this token holds no seat in this game");
     return seat;
+}
+
+/* A body is read only as application/json: a page on another site can
+ * POST text/plain or a form without asking first, but not this type, which
+ * needs a CORS preflight the server never grants. */
+static int json_content(struct MHD_Connection *conn, struct reply *err)
+{
+    const char *type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
+    size_t n = strlen("application/json");
+    if (type && strncasecmp(type, "application/json", n) == 0 &&
+        (type[n] == '\0' || type[n] == ';' || type[n] == ' '))
+        return 1;
+    *err = error_reply(415, "unsupported_media_type", 415,
+                       "send the body with Content-Type: application/json");
+    return 0;
+}
+
+/* A request a browser sent from a page of another origin: its Origin's
+ * host is not the Host it was sent to. Requests without Origin (curl,
+ * programs, same-origin GETs) pass. */
+static int cross_origin(struct MHD_Connection *conn)
+{
+    const char *origin = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Origin");
+    const char *host = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Host");
+    if (!origin)
+        return 0;
+    if (strncasecmp(origin, "http://", 7) == 0)
+        origin += 7;
+    else if (strncasecmp(origin, "https://", 8) == 0)
+        origin += 8;
+    else
+        return 1; /* "null" (a sandboxed page, a file) or another scheme */
+    return !host || strcasecmp(origin, host) != 0;
 }
 
 static json_t *parse_body(const struct request *req, struct reply *err)
@@ -189,8 +228,13 @@ static json_t *parse_body(const struct request *req, struct reply *err)
 static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, const char *url,
                              const char *method, struct request *req)
 {
-    int get = strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
+    /* HEAD is GET without the body (libmicrohttpd leaves it out). */
+    int head = strcmp(method, "HEAD") == 0;
+    int get = head || strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
     struct reply r, err;
+    if (post && cross_origin(conn))
+        return send_reply(conn, error_reply(403, "cross_origin", 403,
+                                            "requests from pages of another origin are refused"));
     if (strncmp(url, "/api/", 5) != 0) {
         const struct static_file *f = find_static(srv, url);
         if (!f)
@@ -205,9 +249,15 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
     if (strcmp(path, "games") == 0) {
         if (!post)
             return send_reply(conn, bad_method());
+        if (!json_content(conn, &err))
+            return send_reply(conn, err);
         json_t *body = parse_body(req, &err);
         if (!body)
             return send_reply(conn, err);
+        if (check_create_body(body, &err) != 0) {
+            json_decref(body);
+            return send_reply(conn, err);
+        }
         r = game_create(srv->mgr, body);
         json_decref(body);
         return send_reply(conn, r);
@@ -229,7 +279,7 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
     if (action[0] == '\0')
         return send_reply(conn, get ? game_view(srv->mgr, entry) : bad_method());
     if (strcmp(action, "events") == 0)
-        return get ? send_stream(srv, conn, entry) : send_reply(conn, bad_method());
+        return get && !head ? send_stream(srv, conn, entry) : send_reply(conn, bad_method());
     if (strcmp(action, "record") == 0) {
         if (!get)
             return send_reply(conn, bad_method());
@@ -251,9 +301,15 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
         return send_reply(conn, game_resign(srv->mgr, entry, seat));
     if (is_draw)
         return send_reply(conn, game_draw(srv->mgr, entry, seat));
+    if (!json_content(conn, &err))
+        return send_reply(conn, err);
     json_t *body = parse_body(req, &err);
     if (!body)
         return send_reply(conn, err);
+    if (check_move_body(body, &err) != 0) {
+        json_decref(body);
+        return send_reply(conn, err);
+    }
     r = game_move(srv->mgr, entry, seat, body);
     json_decref(body);
     return send_reply(conn, r);

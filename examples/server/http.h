@@ -30,6 +30,11 @@ struct server {
     size_t static_count;
 };
 
+/* checks.c: a body's fields checked beyond their types (which the handlers
+ * check): 0, or -1 with the 422 reply in *err naming the field. */
+int check_create_body(const json_t *body, struct reply *err);
+int check_move_body(const json_t *body, struct reply *err);
+
 enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *url,
                             const char *method, const char *version,
                             const char *upload_data, size_t *upload_size, void **con_cls);

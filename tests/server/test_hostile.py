@@ -32,6 +32,9 @@ def status_of(response):
     return int(response.split(b" ", 2)[1]) if response.startswith(b"HTTP/1.1 ") else None
 
 
+JSON = {"Content-Type": "application/json"}
+
+
 def assert_error(r, http):
     assert r.status_code == http, r.text
     body = r.json()
@@ -42,11 +45,12 @@ def assert_error(r, http):
 def test_malformed_json(client):
     g = new_game(client)
     for text in ["{", "", "nul", '{"ply": 0, "cell": "a1"', "[1,2", '{"a":1,"a":2}', "\x00\xff"]:
-        assert_error(client.post("/api/games", content=text.encode("latin-1")), 400)
-        r = client.post(f"/api/games/{g['id']}/moves", headers=auth(g["tokens"]["x"]),
+        assert_error(client.post("/api/games", headers=JSON, content=text.encode("latin-1")),
+                     400)
+        r = client.post(f"/api/games/{g['id']}/moves", headers={**auth(g["tokens"]["x"]), **JSON},
                         content=text.encode("latin-1"))
         assert_error(r, 400)
-    assert client.post("/api/games", content=b"{").json()["status"] == "TTT_E_PARSE"
+    assert client.post("/api/games", headers=JSON, content=b"{").json()["status"] == "TTT_E_PARSE"
 
 
 def test_wrong_types(client):
@@ -74,13 +78,13 @@ def test_wrong_types(client):
 
 def test_huge_numbers(client):
     for width in [10**30, 2**31, 2**63 - 1, -2**63, 0, -1, 20]:
-        r = client.post("/api/games", content=json.dumps({"width": width}).encode())
+        r = client.post("/api/games", headers=JSON, content=json.dumps({"width": width}).encode())
         assert r.status_code in (400, 422), (width, r.text)
-    assert_error(client.post("/api/games", content=b'{"width": 1e400}'), 400)
+    assert_error(client.post("/api/games", headers=JSON, content=b'{"width": 1e400}'), 400)
     assert_error(client.post("/api/games", json={"o": {"kind": "strong", "budget": 10**15}}), 422)
     assert_error(client.post("/api/games", json={"rules": {"ply_limit": 10**12}}), 422)
     g = new_game(client)
-    url, h = f"/api/games/{g['id']}/moves", auth(g["tokens"]["x"])
+    url, h = f"/api/games/{g['id']}/moves", {**auth(g["tokens"]["x"]), **JSON}
     for ply in [2**31, 2**63 - 1, -1, -2**63]:
         assert_error(client.post(url, headers=h, content=json.dumps(
             {"ply": ply, "cell": "a1"}).encode()), 422)
