@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
 
 #include "http.h"
 
@@ -75,9 +77,163 @@ static enum MHD_Result send_static(struct MHD_Connection *conn, const struct sta
     return rc;
 }
 
+int http_server_init(struct server *srv)
+{
+    srv->stream_counts = calloc(srv->max_streams ? srv->max_streams : 1,
+                                sizeof *srv->stream_counts);
+    if (!srv->stream_counts)
+        return -1;
+    pthread_mutex_init(&srv->lock, NULL);
+    return 0;
+}
+
+void http_server_free(struct server *srv)
+{
+    free(srv->stream_counts);
+    pthread_mutex_destroy(&srv->lock);
+}
+
+static void address_of(struct MHD_Connection *conn, struct addr_key *key)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    memset(key, 0, sizeof *key);
+    const struct sockaddr *sa = info ? info->client_addr : NULL;
+    if (sa && sa->sa_family == AF_INET) {
+        key->len = 4;
+        memcpy(key->bytes, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+    } else if (sa && sa->sa_family == AF_INET6) {
+        key->len = 16;
+        memcpy(key->bytes, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, 16);
+    }
+}
+
+static void now_monotonic(struct timespec *t)
+{
+    clock_gettime(CLOCK_MONOTONIC, t);
+}
+
+void http_notify_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                            enum MHD_ConnectionNotificationCode code)
+{
+    struct server *srv = cls;
+    struct conn_rec *c = *socket_context;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info =
+            MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+        c = calloc(1, sizeof *c);
+        if (!c || !info) {
+            free(c); /* then this connection is timed by --idle-timeout only */
+            return;
+        }
+        c->fd = info->connect_fd;
+        c->waiting = 1;
+        now_monotonic(&c->since);
+        address_of(conn, &c->addr);
+        pthread_mutex_lock(&srv->lock);
+        c->next = srv->conns;
+        if (srv->conns)
+            srv->conns->prev = c;
+        srv->conns = c;
+        pthread_mutex_unlock(&srv->lock);
+        *socket_context = c;
+    } else if (c) {
+        /* libmicrohttpd closes the socket after this call: from here on
+         * the sweep no longer sees it. */
+        pthread_mutex_lock(&srv->lock);
+        if (c->prev)
+            c->prev->next = c->next;
+        else
+            srv->conns = c->next;
+        if (c->next)
+            c->next->prev = c->prev;
+        pthread_mutex_unlock(&srv->lock);
+        free(c);
+        *socket_context = NULL;
+    }
+}
+
+/* A connection starts or stops waiting for a request's headers. */
+static void set_waiting(struct server *srv, struct MHD_Connection *conn, int waiting)
+{
+    const union MHD_ConnectionInfo *info =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    struct conn_rec *c = info ? info->socket_context : NULL;
+    if (!c)
+        return;
+    pthread_mutex_lock(&srv->lock);
+    c->waiting = waiting;
+    now_monotonic(&c->since);
+    pthread_mutex_unlock(&srv->lock);
+}
+
+void http_sweep(struct server *srv)
+{
+    struct timespec now;
+    now_monotonic(&now);
+    pthread_mutex_lock(&srv->lock);
+    for (struct conn_rec *c = srv->conns; c; c = c->next)
+        if (c->waiting && now.tv_sec - c->since.tv_sec > (time_t)srv->header_timeout) {
+            /* The connection's own thread then reads the end of the
+             * stream and closes it. */
+            shutdown(c->fd, SHUT_RDWR);
+            c->waiting = 0;
+            srv->header_timeouts++;
+        }
+    pthread_mutex_unlock(&srv->lock);
+}
+
+/* Counts a new stream from addr: 0, or the HTTP status refusing it. */
+static int stream_open(struct server *srv, const struct addr_key *addr)
+{
+    int refused = 0;
+    pthread_mutex_lock(&srv->lock);
+    unsigned free_slot = srv->max_streams, slot = srv->max_streams;
+    for (unsigned i = 0; i < srv->max_streams; i++) {
+        if (srv->stream_counts[i].count == 0) {
+            if (free_slot == srv->max_streams)
+                free_slot = i;
+        } else if (memcmp(&srv->stream_counts[i].addr, addr, sizeof *addr) == 0) {
+            slot = i;
+        }
+    }
+    if (srv->streams >= srv->max_streams)
+        refused = 503;
+    else if (slot < srv->max_streams && srv->max_streams_per_address &&
+             srv->stream_counts[slot].count >= srv->max_streams_per_address)
+        refused = 429;
+    if (!refused) {
+        if (slot == srv->max_streams) {
+            slot = free_slot;
+            srv->stream_counts[slot].addr = *addr;
+        }
+        srv->stream_counts[slot].count++;
+        srv->streams++;
+    } else {
+        srv->streams_refused++;
+    }
+    pthread_mutex_unlock(&srv->lock);
+    return refused;
+}
+
+static void stream_close(struct server *srv, const struct addr_key *addr)
+{
+    pthread_mutex_lock(&srv->lock);
+    for (unsigned i = 0; i < srv->max_streams; i++)
+        if (srv->stream_counts[i].count &&
+            memcmp(&srv->stream_counts[i].addr, addr, sizeof *addr) == 0) {
+            srv->stream_counts[i].count--;
+            srv->streams--;
+            break;
+        }
+    pthread_mutex_unlock(&srv->lock);
+}
+
 /* An event stream being written to one connection: an event that did not
  * fit into libmicrohttpd's buffer waits in pending for the next call. */
 struct stream {
+    struct server *srv;
+    struct addr_key addr;
     struct manager *mgr;
     struct game_entry *entry;
     struct stream_cursor cursor;
@@ -91,9 +247,10 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     (void)pos;
     if (s->pending_sent == s->pending_len) {
         s->pending_len = s->pending_sent = 0;
-        /* Up to 15 one-second waits, then a comment line to keep the
-         * connection (and any proxy) awake. */
-        for (int i = 0; i < 15 && s->pending_len == 0; i++) {
+        /* Up to keepalive one-second waits, then a comment line to keep
+         * the connection (and any proxy) awake, well within the idle
+         * timeout. */
+        for (unsigned i = 0; i < s->srv->keepalive && s->pending_len == 0; i++) {
             long n = stream_next(s->mgr, s->entry, &s->cursor, s->pending,
                                  sizeof s->pending);
             if (n < 0)
@@ -113,12 +270,34 @@ static ssize_t stream_read(void *cls, uint64_t pos, char *buf, size_t max)
     return (ssize_t)n;
 }
 
+static void stream_free(void *cls)
+{
+    struct stream *s = cls;
+    stream_close(s->srv, &s->addr);
+    free(s);
+}
+
 static enum MHD_Result send_stream(struct server *srv, struct MHD_Connection *conn,
                                    struct game_entry *entry)
 {
+    struct addr_key addr;
+    address_of(conn, &addr);
+    int refused = stream_open(srv, &addr);
+    if (refused == 429)
+        return send_reply(conn, error_reply(429, "too_many_streams", 429,
+                                            "this address holds its %u event streams",
+                                            srv->max_streams_per_address));
+    if (refused)
+        return send_reply(conn, error_reply(503, "too_many_streams", 503,
+                                            "the server holds its %u event streams",
+                                            srv->max_streams));
     struct stream *s = calloc(1, sizeof *s);
-    if (!s)
+    if (!s) {
+        stream_close(srv, &addr);
         return MHD_NO;
+    }
+    s->srv = srv;
+    s->addr = addr;
     s->mgr = srv->mgr;
     s->entry = entry;
     const char *last = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
@@ -131,9 +310,9 @@ static enum MHD_Result send_stream(struct server *srv, struct MHD_Connection *co
             s->cursor.next_event = n > 1 << 22 ? 1 << 22 : (int)n;
     }
     struct MHD_Response *resp = MHD_create_response_from_callback(
-        MHD_SIZE_UNKNOWN, 4096, stream_read, s, free);
+        MHD_SIZE_UNKNOWN, 4096, stream_read, s, stream_free);
     if (!resp) {
-        free(s);
+        stream_free(s);
         return MHD_NO;
     }
     MHD_add_response_header(resp, "Content-Type", "text/event-stream");
@@ -323,6 +502,7 @@ enum MHD_Result http_handle(void *cls, struct MHD_Connection *conn, const char *
     struct request *req = *con_cls;
     (void)version;
     if (!req) {
+        set_waiting(srv, conn, 0);
         req = calloc(1, sizeof *req);
         if (!req)
             return MHD_NO;
@@ -362,7 +542,9 @@ void http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
                     enum MHD_RequestTerminationCode why)
 {
     struct request *req = *con_cls;
-    (void)cls, (void)conn, (void)why;
+    (void)why;
+    /* A kept-alive connection has header_timeout for its next request. */
+    set_waiting(cls, conn, 1);
     if (req) {
         free(req->body);
         free(req);

@@ -3,7 +3,9 @@
 #define TTT_SERVER_HTTP_H
 
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stddef.h>
+#include <time.h>
 
 #include "games.h"
 
@@ -23,12 +25,48 @@ enum { STATIC_FILES = 3 };
 extern const struct static_file embedded_statics[];
 extern const size_t embedded_static_count;
 
+/* A client address, as the per-address caps count it. */
+struct addr_key {
+    unsigned char len; /* 4 or 16 */
+    unsigned char bytes[16];
+};
+
+/* A connection: when it started waiting for a request's headers. */
+struct conn_rec {
+    int fd;
+    int waiting;              /* for a request's line and headers */
+    struct timespec since;    /* CLOCK_MONOTONIC */
+    struct addr_key addr;
+    struct conn_rec *prev, *next;
+};
+
 struct server {
     struct manager *mgr;
     size_t max_body;
     const struct static_file *statics;
     size_t static_count;
+    /* Event streams are counted apart from requests: at most max_streams
+     * in all and max_streams_per_address from one address (0: no cap), so
+     * streams never take every connection. */
+    unsigned max_streams, max_streams_per_address;
+    unsigned header_timeout; /* seconds for a request's line and headers */
+    unsigned keepalive;      /* seconds between a stream's keep-alive lines */
+    pthread_mutex_t lock;    /* guards what follows */
+    struct conn_rec *conns;
+    struct { struct addr_key addr; unsigned count; } *stream_counts; /* max_streams */
+    unsigned streams;
+    unsigned long header_timeouts, streams_refused;
 };
+
+/* Sets up the counts of srv (its limits set); 0 or -1 (out of memory). */
+int http_server_init(struct server *srv);
+void http_server_free(struct server *srv);
+/* libmicrohttpd's MHD_OPTION_NOTIFY_CONNECTION callback (cls: the server). */
+void http_notify_connection(void *cls, struct MHD_Connection *conn, void **socket_context,
+                            enum MHD_ConnectionNotificationCode code);
+/* Closes the connections that took longer than header_timeout to send a
+ * request's line and headers; called about once a second. */
+void http_sweep(struct server *srv);
 
 /* checks.c: a body's fields checked beyond their types (which the handlers
  * check): 0, or -1 with the 422 reply in *err naming the field. */

@@ -26,6 +26,18 @@ static const char usage[] =
     "  --max-header BYTES     memory per connection for the request line and headers\n"
     "                         (default 16384; larger requests get 431)\n"
     "  --max-connections N    connections at once (default 512)\n"
+    "  --max-connections-per-address N\n"
+    "                         connections at once from one client address\n"
+    "                         (default 64; 0: no cap)\n"
+    "  --max-streams N        event streams at once, counted apart from requests\n"
+    "                         (default 256, at most --max-connections)\n"
+    "  --max-streams-per-address N\n"
+    "                         event streams at once from one client address\n"
+    "                         (default 16; 0: no cap)\n"
+    "  --header-timeout S     seconds a connection has to send a request's line and\n"
+    "                         headers, from its start or its previous answer (default 10)\n"
+    "  --idle-timeout S       seconds of silence after which a connection is closed\n"
+    "                         (default 30)\n"
     "  --max-budget N         largest node budget of a bot seat (default 2000000)\n"
     "  --bot-threads N        threads moving bot seats (default 2)\n"
     "  --static DIR           serve index.html, app.js and style.css from DIR, read once\n"
@@ -111,9 +123,12 @@ int main(int argc, char **argv)
     const char *static_dir = NULL, *export_id = NULL;
     long port = 8080, max_games = 200000, max_size = 19, max_body = 8192;
     long max_header = 16384, max_conns = 512, max_budget = 2000000, bot_threads = 2;
+    long conns_per_addr = 64, max_streams = 256, streams_per_addr = 16;
+    long header_timeout = 10, idle_timeout = 30;
     int sync_full = 1;
     enum { O_LISTEN = 256, O_PORT, O_DB, O_SYNC, O_GAMES, O_SIZE, O_BODY, O_HEADER,
-           O_CONNS, O_BUDGET, O_BOTS, O_STATIC, O_EXPORT, O_HELP };
+           O_CONNS, O_CONNS_ADDR, O_STREAMS, O_STREAMS_ADDR, O_HEADER_TIMEOUT,
+           O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_STATIC, O_EXPORT, O_HELP };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
         {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
@@ -122,6 +137,11 @@ int main(int argc, char **argv)
         {"max-body", required_argument, NULL, O_BODY},
         {"max-header", required_argument, NULL, O_HEADER},
         {"max-connections", required_argument, NULL, O_CONNS},
+        {"max-connections-per-address", required_argument, NULL, O_CONNS_ADDR},
+        {"max-streams", required_argument, NULL, O_STREAMS},
+        {"max-streams-per-address", required_argument, NULL, O_STREAMS_ADDR},
+        {"header-timeout", required_argument, NULL, O_HEADER_TIMEOUT},
+        {"idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT},
         {"max-budget", required_argument, NULL, O_BUDGET},
         {"bot-threads", required_argument, NULL, O_BOTS},
         {"static", required_argument, NULL, O_STATIC},
@@ -144,6 +164,11 @@ int main(int argc, char **argv)
         case O_BODY: bad |= parse_long(optarg, 64, 1 << 24, &max_body); break;
         case O_HEADER: bad |= parse_long(optarg, 1024, 1 << 24, &max_header); break;
         case O_CONNS: bad |= parse_long(optarg, 1, 100000, &max_conns); break;
+        case O_CONNS_ADDR: bad |= parse_long(optarg, 0, 100000, &conns_per_addr); break;
+        case O_STREAMS: bad |= parse_long(optarg, 1, 100000, &max_streams); break;
+        case O_STREAMS_ADDR: bad |= parse_long(optarg, 0, 100000, &streams_per_addr); break;
+        case O_HEADER_TIMEOUT: bad |= parse_long(optarg, 1, 3600, &header_timeout); break;
+        case O_IDLE_TIMEOUT: bad |= parse_long(optarg, 2, 86400, &idle_timeout); break;
         case O_BUDGET: bad |= parse_long(optarg, 1, 4000000000L, &max_budget); break;
         case O_BOTS: bad |= parse_long(optarg, 1, 64, &bot_threads); break;
         case O_STATIC: static_dir = optarg; break;
@@ -156,6 +181,8 @@ int main(int argc, char **argv)
         fputs(usage, stderr);
         return 2;
     }
+    if (max_streams > max_conns)
+        max_streams = max_conns;
 
     union {
         struct sockaddr sa;
@@ -227,12 +254,23 @@ int main(int argc, char **argv)
     srv.max_body = (size_t)max_body;
     srv.statics = embedded_statics;
     srv.static_count = embedded_static_count;
+    srv.max_streams = (unsigned)max_streams;
+    srv.max_streams_per_address = (unsigned)streams_per_addr;
+    srv.header_timeout = (unsigned)header_timeout;
+    srv.keepalive = idle_timeout / 2 < 15 ? (unsigned)idle_timeout / 2 : 15;
+    if (http_server_init(&srv) != 0) {
+        fprintf(stderr, "ttt-server: out of memory\n");
+        manager_free(mgr);
+        store_close(store);
+        return 1;
+    }
     struct static_file loaded[STATIC_FILES];
     char *loaded_data[STATIC_FILES] = {NULL};
     if (static_dir) {
         if (load_statics(loaded, loaded_data, static_dir) != 0) {
             for (size_t i = 0; i < STATIC_FILES; i++)
                 free(loaded_data[i]);
+            http_server_free(&srv);
             manager_free(mgr);
             store_close(store);
             return 1;
@@ -246,8 +284,10 @@ int main(int argc, char **argv)
         MHD_OPTION_SOCK_ADDR, &addr.sa,
         MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)max_header,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)max_conns,
-        MHD_OPTION_CONNECTION_TIMEOUT, 120u,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)conns_per_addr,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)idle_timeout,
         MHD_OPTION_NOTIFY_COMPLETED, http_completed, &srv,
+        MHD_OPTION_NOTIFY_CONNECTION, http_notify_connection, &srv,
         MHD_OPTION_END);
     int status = 0;
     if (!daemon) {
@@ -258,13 +298,17 @@ int main(int argc, char **argv)
                games, events, seconds_since(&start), ipv6 ? "[" : "", listen_addr,
                ipv6 ? "]" : "", port);
         fflush(stdout);
-        int sig;
-        sigwait(&stop_signals, &sig);
+        /* This thread waits for the stop signal and, each second, closes
+         * the connections too slow to send a request. */
+        const struct timespec second = {1, 0};
+        while (sigtimedwait(&stop_signals, NULL, &second) < 0)
+            http_sweep(&srv);
         printf("ttt-server: stopping\n");
         fflush(stdout);
         manager_stop_streams(mgr);
         MHD_stop_daemon(daemon);
     }
+    http_server_free(&srv);
     manager_free(mgr);
     store_close(store);
     for (size_t i = 0; i < STATIC_FILES; i++)

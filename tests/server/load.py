@@ -150,8 +150,9 @@ def main():
         return
     from serverproc import Server
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
+        # Every connection comes from one address here: no per-address cap.
         srv = Server(os.path.join(tmp, "load.db"), "--max-games", "2000000",
-                     "--sync", args.sync)
+                     "--sync", args.sync, "--max-connections-per-address", "0")
         if args.server:
             os.environ["TTT_SERVER"] = args.server
         srv.start()
