@@ -32,12 +32,14 @@ ends_with() {
         [ "$(grep -c '^result: ' "$out")" -eq 1 ]
 }
 
-# usage_fails ARGS...: the command exits 2 with a message on stderr and
-# nothing that looks like a game on stdout.
+# usage_fails ARGS...: the command exits 2 with a message on stderr (at
+# most two lines: the problem, then where the help is, never the whole
+# help) and nothing that looks like a game on stdout.
 usage_fails() {
     "$TTT" "$@" </dev/null >"$out" 2>"$err"
     status=$?
-    [ "$status" -eq 2 ] && [ -s "$err" ] && ! grep -q '^result: ' "$out"
+    [ "$status" -eq 2 ] && [ -s "$err" ] && [ "$(wc -l <"$err")" -le 2 ] &&
+        ! grep -q '^result: ' "$out"
 }
 
 # --- Finished games --------------------------------------------------------
@@ -784,8 +786,50 @@ report "unknown player exits 2" $?
 usage_fails play --seed -1
 report "negative seed exits 2" $?
 
-usage_fails frobnicate
+usage_fails frobnicate &&
+    [ "$(tail -n 1 "$err")" = "Try 'ttt COMMAND --help' (COMMAND: play, replay, perft, solve, match or brain), or 'ttt --help'." ]
 report "unknown command exits 2" $?
+
+# No command at all: one line, then where the help is; nothing on stdout.
+"$TTT" </dev/null >"$out" 2>"$err"
+[ $? -eq 2 ] && [ ! -s "$out" ] && [ "$(wc -l <"$err")" -eq 2 ] &&
+    grep -q "^Try 'ttt COMMAND --help'" "$err"
+report "ttt alone prints one line and where the help is, exit 2" $?
+
+# A usage error in a command points to that command's help.
+ok=0
+for args in "play --bogus" "replay" "perft 3" "solve --budget" \
+    "match --x bot" "brain extra"; do
+    cmd=${args%% *}
+    # shellcheck disable=SC2086 # the arguments are meant to split
+    if ! usage_fails $args || [ "$(wc -l <"$err")" -ne 2 ] ||
+        [ "$(tail -n 1 "$err")" != "Try 'ttt $cmd --help'." ]; then
+        echo "# ttt $args: not one line and \"Try 'ttt $cmd --help'.\":"
+        sed 's/^/#   /' "$err"
+        ok=1
+    fi
+done
+report "a usage error prints one line and Try 'ttt COMMAND --help'" $ok
+
+# ttt COMMAND --help: that command's usage and options, no other command's.
+ok=0
+for cmd in play replay perft solve match brain; do
+    if ! "$TTT" "$cmd" --help >"$out" 2>"$err" || [ -s "$err" ] ||
+        ! head -n 1 "$out" | grep -q "^usage: ttt $cmd " ||
+        grep -E "^(usage:)? *ttt [a-z-]+" "$out" |
+            grep -Evq "^(usage:)? *ttt $cmd( |\$)"; then
+        echo "# ttt $cmd --help is not $cmd's help alone:"
+        sed 's/^/#   /' "$out" "$err" | head -n 20
+        ok=1
+    fi
+done
+"$TTT" play --help >"$out" 2>&1 && grep -q -- '--perfect-budget' "$out" &&
+    ! grep -q -- '--value-only' "$out"
+[ $? -eq 0 ] || ok=1
+"$TTT" solve --help >"$out" 2>&1 && grep -q -- '--value-only' "$out" &&
+    ! grep -q -- '--x-name' "$out"
+[ $? -eq 0 ] || ok=1
+report "ttt COMMAND --help prints that command's help only" $ok
 
 usage_fails replay "$tmp/no-such-file.ttt"
 report "missing replay file exits 2" $?

@@ -1,11 +1,14 @@
 #!/bin/sh
 # man_test.sh - checks a program's manual page against its --help output and mandoc's linter, and that both are installed together.
-# Usage: man_test.sh PROGRAM PAGE [INSTALLED_JSON]   (run by `meson test`)
+# Usage: man_test.sh PROGRAM PAGE [INSTALLED_JSON [DOC]]   (run by `meson test`)
 #   PROGRAM         the built program; `PROGRAM --help` prints its help
 #   PAGE            its manual page source (mdoc or man), named NAME.SECTION
 #   INSTALLED_JSON  meson-info/intro-installed.json of the build: then the
 #                   page must be installed into man<SECTION> exactly when the
 #                   program is installed
+#   DOC             a markdown page (docs/cli.md) whose "## Synopsis"
+#                   section must name every command and long option of the
+#                   help, as the page's SYNOPSIS does
 # Every option (-x, --xyz) in the help must appear in the rendered page and
 # every command (the word after the program's name at the start of a usage
 # line) in its SYNOPSIS; every long option the page names must appear in the
@@ -16,6 +19,7 @@ set -eu
 prog=$1
 page=$2
 installed=${3:-}
+doc=${4:-}
 name=$(basename "$prog")
 # Absolute, as meson records the program it installs.
 prog_path=$(cd "$(dirname "$prog")" && pwd)/$name
@@ -83,6 +87,23 @@ done <"$tmp/commands"
 if [ $missing = 0 ]; then
   pass "the options of $name --help are in $page: $(tr '\n' ' ' <"$tmp/options")"
   pass "the commands of $name --help are in the SYNOPSIS of $page: $(tr '\n' ' ' <"$tmp/commands")"
+fi
+
+# The markdown page's synopsis: every command and long option of the help.
+if [ -n "$doc" ]; then
+  sed -n '/^## Synopsis/,/^## [^S]/p' "$doc" >"$tmp/doc-synopsis.txt"
+  doc_missing=0
+  while read -r option; do
+    case $option in --*) ;; *) continue ;; esac
+    word "$option" "$tmp/doc-synopsis.txt" ||
+      { fail "option $option of $name --help is not in the synopsis of $doc"; doc_missing=1; }
+  done <"$tmp/options"
+  while read -r command; do
+    word "$command" "$tmp/doc-synopsis.txt" ||
+      { fail "command $command of $name --help is not in the synopsis of $doc"; doc_missing=1; }
+  done <"$tmp/commands"
+  [ $doc_missing = 1 ] ||
+    pass "the commands and long options of $name --help are in the synopsis of $doc"
 fi
 
 # The other way: a long option only the page names is one the program

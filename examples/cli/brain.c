@@ -626,13 +626,13 @@ int cmd_brain(int argc, char **argv)
 
     if (argc > 0 && (strcmp(argv[0], "--help") == 0 ||
                      strcmp(argv[0], "-h") == 0)) {
-        print_usage(stdout);
+        print_command_help("brain", stdout);
         return 0;
     }
     if (argc > 0) {
         char shown[SHOWN_CAP];
         fprintf(stderr, "ttt: brain: unexpected argument '%s'\n", shown_text(argv[0], shown));
-        return usage_error();
+        return usage_error("brain");
     }
     memset(&b, 0, sizeof b);
     b.own = TTT_EMPTY;

@@ -143,8 +143,12 @@ int computer_turn(struct session *s, enum player_kind kind);
 int play_move_text(ttt_game *g, const char *text, int *row, int *col);
 
 /* options.c */
+/* The whole help (ttt --help), one command's (0, or -1 for an unknown
+ * command), and the line after a usage error's message (cmd NULL: no or
+ * an unknown command); usage_error returns EXIT_USAGE. */
 void print_usage(FILE *out);
-int usage_error(void);
+int print_command_help(const char *cmd, FILE *out);
+int usage_error(const char *cmd);
 struct options default_options(void);
 int parse_options(const char *cmd, unsigned allowed, int argc,
                   char **argv, struct options *o, int *npos);

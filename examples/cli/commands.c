@@ -24,17 +24,17 @@ static int cmd_play(int argc, char **argv)
                       OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_NAMES |
                           OPT_SAVE | OPT_PRESET,
                       argc, argv, &o, &npos) != 0)
-        return usage_error();
+        return usage_error("play");
     if (o.preset != NULL && !o.player_given[1])
         o.player[1] = o.preset->opponent;
     if (o.help) {
-        print_usage(stdout);
+        print_command_help("play", stdout);
         return 0;
     }
     if (npos > 0) {
         char shown[SHOWN_CAP];
         fprintf(stderr, "ttt: play: unexpected argument '%s'\n", shown_text(argv[0], shown));
-        return usage_error();
+        return usage_error("play");
     }
     if (o.save_path != NULL) {
         const char *why = "";
@@ -158,9 +158,14 @@ static int cmd_replay(int argc, char **argv)
     ttt_game *g = NULL;
     int status, plies;
 
+    if (argc == 1 && (strcmp(argv[0], "--help") == 0 ||
+                      strcmp(argv[0], "-h") == 0)) {
+        print_command_help("replay", stdout);
+        return 0;
+    }
     if (argc != 1) {
         fprintf(stderr, "ttt: replay needs exactly one FILE\n");
-        return usage_error();
+        return usage_error("replay");
     }
     shown_path(argv[0], shown);
     if (read_file(argv[0], RECORD_CAP, &text, &len) != 0) {
@@ -235,12 +240,12 @@ static int setup_position(const char *cmd, const char *size, const char *k,
         fprintf(stderr,
                 "ttt: %s: SIZE '%s' is not a board size (N, or WxH: width x "
                 "height, e.g. 7x6)\n", cmd, shown_text(size, shown));
-        return usage_error();
+        return usage_error(cmd);
     }
     if (k != NULL && parse_long(k, 1, INT_MAX, &o->k) != 0) {
         char shown[SHOWN_CAP];
         fprintf(stderr, "ttt: %s: K '%s' is not a line length\n", cmd, shown_text(k, shown));
-        return usage_error();
+        return usage_error(cmd);
     }
     if ((status = make_game(o, g)) != 0)
         return status;
@@ -293,9 +298,9 @@ static int cmd_perft(int argc, char **argv)
 
     if (parse_options("perft", OPT_RULES | OPT_PRESET, argc, argv, &o,
                       &npos) != 0)
-        return usage_error();
+        return usage_error("perft");
     if (o.help) {
-        print_usage(stdout);
+        print_command_help("perft", stdout);
         return 0;
     }
     /* With --game the arguments are DEPTH [MOVES]: a move is never a
@@ -303,18 +308,18 @@ static int cmd_perft(int argc, char **argv)
     board_args = o.preset != NULL ? 0 : 2;
     if (o.preset != NULL && npos >= 2 &&
         clashes_with_game("perft", &o, argv[1]))
-        return usage_error();
+        return usage_error("perft");
     if (npos < board_args + 1) {
         fprintf(stderr, "ttt: perft needs %s\n",
                 o.preset != NULL ? "DEPTH" : "SIZE K DEPTH");
-        return usage_error();
+        return usage_error("perft");
     }
     if (parse_long(argv[board_args], 0, INT_MAX, &depth) != 0) {
         char shown[SHOWN_CAP];
         if (!clashes_with_game("perft", &o, argv[0]))
             fprintf(stderr, "ttt: perft: DEPTH '%s' is not a number of plies\n",
                     shown_text(argv[board_args], shown));
-        return usage_error();
+        return usage_error("perft");
     }
     if ((status = setup_position("perft", board_args ? argv[0] : NULL,
                                  board_args ? argv[1] : NULL,
@@ -357,19 +362,19 @@ static int cmd_solve(int argc, char **argv)
 
     if (parse_options("solve", OPT_RULES | OPT_SOLVE | OPT_PRESET, argc, argv,
                       &o, &npos) != 0)
-        return usage_error();
+        return usage_error("solve");
     if (o.help) {
-        print_usage(stdout);
+        print_command_help("solve", stdout);
         return 0;
     }
     /* With --game the arguments are the MOVES alone. */
     board_args = o.preset != NULL ? 0 : 2;
     if (o.preset != NULL && npos >= 1 &&
         clashes_with_game("solve", &o, argv[0]))
-        return usage_error();
+        return usage_error("solve");
     if (npos < board_args) {
         fprintf(stderr, "ttt: solve needs SIZE K\n");
-        return usage_error();
+        return usage_error("solve");
     }
     if ((status = setup_position("solve", board_args ? argv[0] : NULL,
                                  board_args ? argv[1] : NULL,
@@ -559,27 +564,27 @@ static int cmd_match(int argc, char **argv)
                       OPT_RULES | OPT_BOARD | OPT_PLAYERS | OPT_GAMES |
                           OPT_NAMES | OPT_MATCH | OPT_PRESET,
                       argc, argv, &o, &npos) != 0)
-        return usage_error();
+        return usage_error("match");
     if (o.help) {
-        print_usage(stdout);
+        print_command_help("match", stdout);
         return 0;
     }
     if (npos > 0) {
         char shown[SHOWN_CAP];
         fprintf(stderr, "ttt: match: unexpected argument '%s'\n", shown_text(argv[0], shown));
-        return usage_error();
+        return usage_error("match");
     }
     if (!o.player_given[0] || !o.player_given[1]) {
         fprintf(stderr, "ttt: match needs --x KIND and --o KIND\n");
-        return usage_error();
+        return usage_error("match");
     }
     if (o.player[0] == PLAYER_HUMAN || o.player[1] == PLAYER_HUMAN) {
         fprintf(stderr, "ttt: match: players are random, bot or perfect\n");
-        return usage_error();
+        return usage_error("match");
     }
     if (o.best_of > INT_MAX / 10) {
         fprintf(stderr, "ttt: match: --best-of %ld is too many games\n", o.best_of);
-        return usage_error();
+        return usage_error("match");
     }
     if (o.record_dir != NULL && (status = check_record_dir(o.record_dir)) != 0)
         return status;
@@ -593,7 +598,7 @@ static int cmd_match(int argc, char **argv)
     }
     if (name_players(&o, &p) != 0) {
         ttt_game_free(g);
-        return usage_error();
+        return usage_error("match");
     }
     if (o.best_of > 0 && !o.games_given)
         o.games = 10 * o.best_of; /* the cap that ends a drawn-out match */
@@ -662,8 +667,8 @@ int main(int argc, char **argv)
     const char *cmd = argc > 1 ? argv[1] : NULL;
 
     if (cmd == NULL) {
-        print_usage(stderr);
-        return EXIT_USAGE;
+        fprintf(stderr, "ttt: no command given\n");
+        return usage_error(NULL);
     }
     if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
         strcmp(cmd, "help") == 0) {
@@ -688,5 +693,5 @@ int main(int argc, char **argv)
         return cmd_brain(argc - 2, argv + 2);
     char shown[SHOWN_CAP];
     fprintf(stderr, "ttt: unknown command '%s'\n", shown_text(cmd, shown));
-    return usage_error();
+    return usage_error(NULL);
 }

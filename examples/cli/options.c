@@ -16,155 +16,256 @@
 /* Command line                                                              */
 /* ------------------------------------------------------------------------ */
 
-void print_usage(FILE *out)
+/* The help is made of blocks; `ttt --help` prints them all, `ttt COMMAND
+ * --help` the ones that command reads. */
+enum {
+    HELP_SIZE = 1u << 0,     /* SIZE, K and MOVES */
+    HELP_RULES = 1u << 1,    /* --misere, --early-draw, --gravity */
+    HELP_GAMES = 1u << 2,    /* --game NAME */
+    HELP_PLAYERS = 1u << 3,  /* play and match options, KIND */
+    HELP_PERFT = 1u << 4,
+    HELP_SOLVE = 1u << 5,
+    HELP_MATCH = 1u << 6,
+    HELP_DURING = 1u << 7,   /* what to type during play */
+    HELP_BRAIN = 1u << 8,
+    HELP_EXIT = 1u << 9,
+};
+
+/* Each command's usage lines and the blocks its help shows. */
+static const struct command_help {
+    const char *name;
+    const char *usage;
+    unsigned blocks;
+} command_helps[] = {
+    {"play",
+     "ttt play [options]               play a game in the terminal\n",
+     HELP_SIZE | HELP_RULES | HELP_GAMES | HELP_PLAYERS | HELP_DURING |
+         HELP_EXIT},
+    {"replay",
+     "ttt replay FILE                  show every position of a saved game\n"
+     "                                 (FILE: at most 8 MiB)\n",
+     HELP_EXIT},
+    {"perft",
+     "ttt perft SIZE K DEPTH [MOVES]   count the games DEPTH plies deep\n"
+     "ttt perft --game NAME DEPTH [MOVES]\n",
+     HELP_SIZE | HELP_RULES | HELP_GAMES | HELP_PERFT | HELP_EXIT},
+    {"solve",
+     "ttt solve SIZE K [MOVES]         solve a position exactly\n"
+     "ttt solve --game NAME [MOVES]\n",
+     HELP_SIZE | HELP_RULES | HELP_GAMES | HELP_SOLVE | HELP_EXIT},
+    {"match",
+     "ttt match --x KIND --o KIND [options]\n"
+     "                                 play computer players against\n"
+     "                                 each other\n",
+     HELP_SIZE | HELP_RULES | HELP_GAMES | HELP_PLAYERS | HELP_MATCH |
+         HELP_EXIT},
+    {"brain",
+     "ttt brain                        play Gomoku (five in a row) over the\n"
+     "                                 Gomocup protocol on stdin/stdout\n",
+     HELP_BRAIN},
+};
+
+static void print_blocks(unsigned blocks, FILE *out)
 {
-    fprintf(out,
-            "usage: ttt play [options]               play a game in the terminal\n"
-            "       ttt replay FILE                  show every position of a saved game\n"
-            "                                        (FILE: at most 8 MiB)\n"
-            "       ttt perft SIZE K DEPTH [MOVES]   count the games DEPTH plies deep\n"
-            "       ttt perft --game NAME DEPTH [MOVES]\n"
-            "       ttt solve SIZE K [MOVES]         solve a position exactly\n"
-            "       ttt solve --game NAME [MOVES]\n"
-            "       ttt match --x KIND --o KIND [options]\n"
-            "                                        play computer players against\n"
-            "                                        each other\n"
-            "       ttt brain                        play Gomoku (five in a row) over the\n"
-            "                                        Gomocup protocol on stdin/stdout\n"
-            "       ttt help | --help                show this help\n"
-            "       ttt --version                    show the library version\n"
-            "\n"
-            "SIZE is N for an N x N board, or WxH for one W columns wide and H\n"
-            "rows high (e.g. 7x6); each side %d..%d. K is the number in a row\n"
-            "that completes a line (3 up to the longer side). MOVES are cell\n"
-            "names played in turn from X, e.g. b2 a1 (a1 is the top-left cell);\n"
-            "under --gravity also column letters, e.g. d d c.\n"
-            "\n"
-            "Rules, for every command but replay:\n"
-            "  --misere      completing a line loses instead of winning\n"
-            "  --early-draw  the game is drawn once no line can be completed\n"
-            "  --gravity     a mark drops to the lowest empty cell of its column\n"
-            "                (the bottom row is the last): a move is a column\n"
-            "                letter, or the cell where the mark would land\n"
-            "\n"
-            "Games, for play, perft, solve and match (not with --size or --k,\n"
-            "nor with perft's and solve's SIZE K):\n"
-            "  --game NAME   tictactoe (3x3, K 3), connect4 (7x6, K 4, gravity)\n"
-            "                or gomoku (15x15, K 5); play's default O on\n"
-            "                connect4 and gomoku is the bot\n"
-            "\n"
-            "play and match options:\n"
-            "  --size N      an N x N board (default 3)\n"
-            "  --size WxH    a board W columns wide and H rows high\n"
-            "  --k K         K in a row completes a line (default: the shorter\n"
-            "                side)\n"
-            "  --x KIND      who plays X (play: default human)\n"
-            "  --o KIND      who plays O (play: default perfect)\n"
-            "  --seed S      seed of the computer players' random choices,\n"
-            "                0..2^64-1 (default 1; the same seed plays the same\n"
-            "                game)\n"
-            "  --budget N    positions the bot searches per move (default 100000,\n"
-            "                fewer for K > 25; about 0.1 s)\n"
-            "  --perfect-budget N\n"
-            "                positions the perfect player may search per move\n"
-            "                (default %" PRIu64 "; 0: no limit). If they run out,\n"
-            "                the bot plays for it for the rest of the game (of a\n"
-            "                match: of the match), and a note says so.\n"
-            "  --games N     match: how many games (default 100). Game i (from 0)\n"
-            "                uses seed S+i: `ttt play` with the same players and\n"
-            "                --seed S+i shows it move by move (unless a perfect\n"
-            "                player gave up in an earlier game).\n"
-            "  --x-name NAME, --o-name NAME\n"
-            "                the players' names (at most %d bytes of UTF-8, no\n"
-            "                control characters), kept in saved records. In a\n"
-            "                match the names default to the kinds (bot-1 and\n"
-            "                bot-2 for two of a kind) and must differ.\n"
-            "  --best-of N   match: play until one player has won more than N/2\n"
-            "                games (draws do not count), the players taking\n"
-            "                turns to move first (the --x player in game 1);\n"
-            "                at most --games games (default 10*N), so drawn\n"
-            "                matches end\n"
-            "  --save FILE   play: write the game's record to FILE when it ends\n"
-            "                (however it ends, even unfinished); checked\n"
-            "                before the first move\n"
-            "  --record DIR  match: save every game's record as DIR/game-<i>.ttt\n"
-            "                (i from 1; DIR must exist, checked before the\n"
-            "                first game), for ttt replay\n",
-            TTT_MIN_SIZE, TTT_MAX_SIZE, PERFECT_BUDGET_DEFAULT, TTT_NAME_MAX);
-    /* In parts: C compilers need only take string literals of 4095 bytes. */
-    fputs("  KIND is one of:\n"
-          "    human       you, typing moves (not in a match)\n"
-          "    random      a uniformly random empty cell\n"
-          "    bot         a heuristic search within --budget: takes a win in\n"
-          "                one, blocks one, sees double threats; with 16 or\n"
-          "                fewer empty cells it solves exactly if the budget\n"
-          "                allows\n"
-          "    perfect     an optimal move of the exact solver (ties broken by\n"
-          "                the seed); practical up to 4x4 and 5x5 with K = 4\n",
-          out);
-    fputs("\n"
-          "perft prints one line x_won=<n> o_won=<n> draw=<n> open=<n>: the\n"
-          "games (sequences of moves) from the position that end in each way\n"
-          "within DEPTH plies, and those still open after DEPTH plies. Then one\n"
-          "line \"len <plies> <games>\" per length that some game has, shortest\n"
-          "first: the games ending after exactly that many plies, plus, at\n"
-          "DEPTH, those still open.\n"
-          "\n"
-          "solve prints one line value=<win|draw|loss> plies=<n> best=<cells>\n"
-          "nodes=<n> for the player to move under perfect play by both: the\n"
-          "value; the plies to the end (the fastest win, the slowest loss; for a\n"
-          "draw, to the full board, or with --early-draw to the soonest drawn\n"
-          "ending); every optimal move, joined by commas (- for none); and the\n"
-          "positions searched. A finished game has plies=0 best=- and the value\n"
-          "for whoever would move next.\n"
-          "  --value-only  find only the value, much faster: plies=- best=-\n"
-          "  --budget N    give up after N positions (default 0: no limit); the\n"
-          "                line then shows what was found (value=unknown if\n"
-          "                not the value) and the exit status is 1\n"
-          "When stderr is a terminal, solve searches in rounds of doubling\n"
-          "budgets (up to about twice the time), shows a progress line there\n"
-          "at most every second, and Ctrl-C stops it: the line then shows what\n"
-          "the finished rounds found, and the exit status is 1.\n"
-          "\n"
-          "match prints one line x_won=<n> o_won=<n> draw=<n>. With --best-of\n"
-          "it prints one line per game,\n"
-          "  game=<i> x=<name> o=<name> result=<x_won|o_won|draw> winner=<name|->\n"
-          "then games=<n> draws=<n>, one line wins=<n> player=<name> per player\n"
-          "(the --x player first) and \"match winner: <name>\", or \"no match\n"
-          "winner\" if the cap on games ended it.\n",
-          out);
-    fputs("\n"
-          "During play, type a move or a command, one per line:\n"
-          "  b2 or 2 2     a move: column letter(s) and row number, or row and\n"
-          "                column as two numbers; both count from 1 at the\n"
-          "                top left (a1 = 1 1)\n"
-          "  d             under gravity: drop a mark into column d\n"
-          "  undo, redo    take back or replay a move; against a computer\n"
-          "                player, undo goes back to your previous turn\n"
-          "  save FILE     write the moves so far to FILE (for ttt replay)\n"
-          "  resign        give up: the other side wins\n"
-          "  draw          offer a draw: a human opponent answers yes or no\n"
-          "                (asked again until it does); a computer player\n"
-          "                accepts only when its solver proves the position\n"
-          "                drawn (16 or fewer empty cells)\n"
-          "  quit, help\n"
-          "\n"
-          "When input is not a terminal there are no prompts: one move or\n"
-          "command per line, and a rejected line is explained and skipped.\n"
-          "The last line printed is always \"result: X won\", \"result: O won\",\n"
-          "\"result: draw\" or \"result: unfinished\".\n"
-          "\n"
-          "Exit status: 0 on success (after a game, finished or not); 1 if\n"
-          "memory or a solve budget ran out or solve was interrupted; 2 for\n"
-          "bad arguments (a --save FILE or --record DIR that cannot be written\n"
-          "among them, found before the first move), an illegal move among\n"
-          "MOVES, or a file that cannot be read or loaded.\n",
-          out);
+    if (blocks & HELP_SIZE)
+        fprintf(out,
+                "\n"
+                "SIZE is N for an N x N board, or WxH for one W columns wide and H\n"
+                "rows high (e.g. 7x6); each side %d..%d. K is the number in a row\n"
+                "that completes a line (3 up to the longer side). MOVES are cell\n"
+                "names played in turn from X, e.g. b2 a1 (a1 is the top-left cell);\n"
+                "under --gravity also column letters, e.g. d d c.\n",
+                TTT_MIN_SIZE, TTT_MAX_SIZE);
+    if (blocks & HELP_RULES)
+        fputs("\n"
+              "Rules, for every command but replay:\n"
+              "  --misere      completing a line loses instead of winning\n"
+              "  --early-draw  the game is drawn once no line can be completed\n"
+              "  --gravity     a mark drops to the lowest empty cell of its column\n"
+              "                (the bottom row is the last): a move is a column\n"
+              "                letter, or the cell where the mark would land\n",
+              out);
+    if (blocks & HELP_GAMES)
+        fputs("\n"
+              "Games, for play, perft, solve and match (not with --size or --k,\n"
+              "nor with perft's and solve's SIZE K):\n"
+              "  --game NAME   tictactoe (3x3, K 3), connect4 (7x6, K 4, gravity)\n"
+              "                or gomoku (15x15, K 5); play's default O on\n"
+              "                connect4 and gomoku is the bot\n",
+              out);
+    if (blocks & HELP_PLAYERS) {
+        fprintf(out,
+                "\n"
+                "play and match options:\n"
+                "  --size N      an N x N board (default 3)\n"
+                "  --size WxH    a board W columns wide and H rows high\n"
+                "  --k K         K in a row completes a line (default: the shorter\n"
+                "                side)\n"
+                "  --x KIND      who plays X (play: default human)\n"
+                "  --o KIND      who plays O (play: default perfect)\n"
+                "  --seed S      seed of the computer players' random choices,\n"
+                "                0..2^64-1 (default 1; the same seed plays the same\n"
+                "                game)\n"
+                "  --budget N    positions the bot searches per move (default 100000,\n"
+                "                fewer for K > 25; about 0.1 s)\n"
+                "  --perfect-budget N\n"
+                "                positions the perfect player may search per move\n"
+                "                (default %" PRIu64 "; 0: no limit). If they run out,\n"
+                "                the bot plays for it for the rest of the game (of a\n"
+                "                match: of the match), and a note says so.\n"
+                "  --games N     match: how many games (default 100). Game i (from 0)\n"
+                "                uses seed S+i: `ttt play` with the same players and\n"
+                "                --seed S+i shows it move by move (unless a perfect\n"
+                "                player gave up in an earlier game).\n"
+                "  --x-name NAME, --o-name NAME\n"
+                "                the players' names (at most %d bytes of UTF-8, no\n"
+                "                control characters), kept in saved records. In a\n"
+                "                match the names default to the kinds (bot-1 and\n"
+                "                bot-2 for two of a kind) and must differ.\n",
+                PERFECT_BUDGET_DEFAULT, TTT_NAME_MAX);
+        fputs("  --best-of N   match: play until one player has won more than N/2\n"
+              "                games (draws do not count), the players taking\n"
+              "                turns to move first (the --x player in game 1);\n"
+              "                at most --games games (default 10*N), so drawn\n"
+              "                matches end\n"
+              "  --save FILE   play: write the game's record to FILE when it ends\n"
+              "                (however it ends, even unfinished); checked\n"
+              "                before the first move\n"
+              "  --record DIR  match: save every game's record as DIR/game-<i>.ttt\n"
+              "                (i from 1; DIR must exist, checked before the\n"
+              "                first game), for ttt replay\n"
+              "  KIND is one of:\n"
+              "    human       you, typing moves (not in a match)\n"
+              "    random      a uniformly random empty cell\n"
+              "    bot         a heuristic search within --budget: takes a win in\n"
+              "                one, blocks one, sees double threats; with 16 or\n"
+              "                fewer empty cells it solves exactly if the budget\n"
+              "                allows\n"
+              "    perfect     an optimal move of the exact solver (ties broken by\n"
+              "                the seed); practical up to 4x4 and 5x5 with K = 4\n",
+              out);
+    }
+    if (blocks & HELP_PERFT)
+        fputs("\n"
+              "perft prints one line x_won=<n> o_won=<n> draw=<n> open=<n>: the\n"
+              "games (sequences of moves) from the position that end in each way\n"
+              "within DEPTH plies, and those still open after DEPTH plies. Then one\n"
+              "line \"len <plies> <games>\" per length that some game has, shortest\n"
+              "first: the games ending after exactly that many plies, plus, at\n"
+              "DEPTH, those still open.\n",
+              out);
+    if (blocks & HELP_SOLVE)
+        fputs("\n"
+              "solve prints one line value=<win|draw|loss> plies=<n> best=<cells>\n"
+              "nodes=<n> for the player to move under perfect play by both: the\n"
+              "value; the plies to the end (the fastest win, the slowest loss; for a\n"
+              "draw, to the full board, or with --early-draw to the soonest drawn\n"
+              "ending); every optimal move, joined by commas (- for none); and the\n"
+              "positions searched. A finished game has plies=0 best=- and the value\n"
+              "for whoever would move next.\n"
+              "  --value-only  find only the value, much faster: plies=- best=-\n"
+              "  --budget N    give up after N positions (default 0: no limit); the\n"
+              "                line then shows what was found (value=unknown if\n"
+              "                not the value) and the exit status is 1\n"
+              "When stderr is a terminal, solve searches in rounds of doubling\n"
+              "budgets (up to about twice the time), shows a progress line there\n"
+              "at most every second, and Ctrl-C stops it: the line then shows what\n"
+              "the finished rounds found, and the exit status is 1.\n",
+              out);
+    if (blocks & HELP_MATCH)
+        fputs("\n"
+              "match prints one line x_won=<n> o_won=<n> draw=<n>. With --best-of\n"
+              "it prints one line per game,\n"
+              "  game=<i> x=<name> o=<name> result=<x_won|o_won|draw> winner=<name|->\n"
+              "then games=<n> draws=<n>, one line wins=<n> player=<name> per player\n"
+              "(the --x player first) and \"match winner: <name>\", or \"no match\n"
+              "winner\" if the cap on games ended it.\n",
+              out);
+    if (blocks & HELP_DURING)
+        fputs("\n"
+              "During play, type a move or a command, one per line:\n"
+              "  b2 or 2 2     a move: column letter(s) and row number, or row and\n"
+              "                column as two numbers; both count from 1 at the\n"
+              "                top left (a1 = 1 1)\n"
+              "  d             under gravity: drop a mark into column d\n"
+              "  undo, redo    take back or replay a move; against a computer\n"
+              "                player, undo goes back to your previous turn\n"
+              "  save FILE     write the moves so far to FILE (for ttt replay)\n"
+              "  resign        give up: the other side wins\n"
+              "  draw          offer a draw: a human opponent answers yes or no\n"
+              "                (asked again until it does); a computer player\n"
+              "                accepts only when its solver proves the position\n"
+              "                drawn (16 or fewer empty cells)\n"
+              "  quit, help\n"
+              "\n"
+              "When input is not a terminal there are no prompts: one move or\n"
+              "command per line, and a rejected line is explained and skipped.\n"
+              "The last line printed is always \"result: X won\", \"result: O won\",\n"
+              "\"result: draw\" or \"result: unfinished\".\n",
+              out);
+    if (blocks & HELP_BRAIN)
+        fputs("\n"
+              "brain reads Gomocup protocol commands on stdin (START, BEGIN, TURN,\n"
+              "BOARD, INFO, END, ABOUT, RESTART, TAKEBACK, PLAY) and answers on\n"
+              "stdout; it takes no options (see ttt(1), BRAIN PROTOCOL).\n",
+              out);
+    if (blocks & HELP_EXIT)
+        fputs("\n"
+              "Exit status: 0 on success (after a game, finished or not); 1 if\n"
+              "memory or a solve budget ran out or solve was interrupted; 2 for\n"
+              "bad arguments (a --save FILE or --record DIR that cannot be written\n"
+              "among them, found before the first move), an illegal move among\n"
+              "MOVES, or a file that cannot be read or loaded.\n",
+              out);
 }
 
-int usage_error(void)
+void print_usage(FILE *out)
 {
-    fprintf(stderr, "Try 'ttt --help'.\n");
+    unsigned blocks = 0;
+    for (size_t i = 0; i < sizeof command_helps / sizeof command_helps[0]; i++) {
+        const char *line = command_helps[i].usage;
+        /* Each usage line gets the "usage: " column; the rest align. */
+        fputs(i == 0 ? "usage: " : "       ", out);
+        for (; *line != '\0'; line++) {
+            fputc(*line, out);
+            if (*line == '\n' && line[1] != '\0')
+                fputs("       ", out);
+        }
+        blocks |= command_helps[i].blocks;
+    }
+    fputs("       ttt help | --help                show this help\n"
+          "       ttt COMMAND --help               show one command's help\n"
+          "       ttt --version                    show the library version\n",
+          out);
+    print_blocks(blocks, out);
+}
+
+int print_command_help(const char *cmd, FILE *out)
+{
+    for (size_t i = 0; i < sizeof command_helps / sizeof command_helps[0]; i++) {
+        const struct command_help *h = &command_helps[i];
+        if (strcmp(cmd, h->name) != 0)
+            continue;
+        const char *line = h->usage;
+        fputs("usage: ", out);
+        for (; *line != '\0'; line++) {
+            fputc(*line, out);
+            if (*line == '\n' && line[1] != '\0')
+                fputs("       ", out);
+        }
+        print_blocks(h->blocks, out);
+        return 0;
+    }
+    return -1;
+}
+
+int usage_error(const char *cmd)
+{
+    if (cmd)
+        fprintf(stderr, "Try 'ttt %s --help'.\n", cmd);
+    else
+        fprintf(stderr, "Try 'ttt COMMAND --help' (COMMAND: play, replay, "
+                        "perft, solve, match or brain), or 'ttt --help'.\n");
     return EXIT_USAGE;
 }
 
