@@ -28,6 +28,9 @@ done
 echo "-- ttt-sys alone"
 cargo test --offline -p ttt-sys
 
+echo "-- ttt-sys in release: the C library built with NDEBUG"
+cargo test --offline --release -p ttt-sys --test build_flags
+
 echo "-- a changed C file rebuilds the library"
 cargo build --offline -p ttt-sys
 first_source=$(cd "$root" && find src -name '*.c' | sort | head -n 1)

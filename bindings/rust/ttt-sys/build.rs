@@ -7,6 +7,8 @@
 //! - `CC_<target>`, `TARGET_CC`, `CC`: the C compiler (default `cc`);
 //!   `AR_<target>`, `TARGET_AR`, `AR`: the archiver (default `ar`);
 //!   `CFLAGS_<target>`, `TARGET_CFLAGS`, `CFLAGS`: extra flags, appended.
+//! - The C library gets `-DNDEBUG` (its internal checks compiled out)
+//!   whenever Rust's debug assertions are off, as in `--release`.
 //! - `TTT_SYS_WERROR=1`: warnings are errors, as in the meson build (CI sets
 //!   it; a user's newer compiler must not break their build over a warning).
 //! - `TTT_SYS_USE_PKG_CONFIG=1` (or the `system` feature): link the installed
@@ -152,6 +154,12 @@ fn build_bundled() {
     if env::var("DEBUG").as_deref() == Ok("true") {
         flags.push("-g".into());
     }
+    // The C library's internal checks (TTT_ASSERT) follow Rust's debug
+    // assertions: compiled out in release, so a check meant for the
+    // library's own tests never aborts a user's program.
+    if env::var_os("CARGO_CFG_DEBUG_ASSERTIONS").is_none() {
+        flags.push("-DNDEBUG".into());
+    }
     if env::var("TTT_SYS_WERROR").as_deref() == Ok("1") {
         flags.push("-Werror".into());
     }
@@ -166,6 +174,9 @@ fn build_bundled() {
     if let Some(extra) = tool_var("CFLAGS") {
         flags.extend(extra.split_whitespace().map(str::to_string));
     }
+
+    // The flags, for tests/build_flags.rs to read.
+    fs::write(out.join("cflags.txt"), flags.join("\n")).expect("write cflags.txt");
 
     // A fresh object directory, so a source removed upstream leaves no
     // object behind.

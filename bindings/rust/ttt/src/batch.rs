@@ -110,7 +110,36 @@ impl StepOutputs {
 }
 
 /// `count` games of one shape and rules in one C allocation, stepped
-/// together; finished games reset at once. Changes need `&mut self`.
+/// together; finished games reset at once.
+///
+/// Every call that writes to the C batch takes `&mut self`, reading a
+/// game's board included (the C call behind it rebuilds the game from the
+/// batch's compact form). `&Batch` methods only read, so a shared batch is
+/// safe to read from many threads, and a board read from two threads at
+/// once does not compile:
+///
+/// ```compile_fail,E0596
+/// use ttt::{Batch, BatchConfig};
+/// let batch = Batch::new(&BatchConfig::default(), 2).unwrap();
+/// let shared = &batch;
+/// std::thread::scope(|s| {
+///     s.spawn(|| shared.board(0));
+///     s.spawn(|| shared.board(0));
+/// });
+/// ```
+///
+/// while the reads that stay reads do:
+///
+/// ```
+/// use ttt::{Batch, BatchConfig};
+/// let mut batch = Batch::new(&BatchConfig::default(), 2).unwrap();
+/// let shared = &batch;
+/// std::thread::scope(|s| {
+///     s.spawn(|| shared.legal_mask(&mut [0u8; 18]).unwrap());
+///     s.spawn(|| shared.legal_mask(&mut [0u8; 18]).unwrap());
+/// });
+/// assert!(batch.board(0).unwrap().iter().all(|m| m.is_none()));
+/// ```
 pub struct Batch {
     raw: NonNull<sys::ttt_batch>,
     count: usize,
@@ -121,8 +150,8 @@ pub struct Batch {
 // SAFETY: the batch shares nothing with other batches and holds no
 // thread-bound state; changes take &mut self, so one thread at a time.
 unsafe impl Send for Batch {}
-// SAFETY: &self calls only read the games (the board read takes each game's
-// own lock).
+// SAFETY: &self calls only read the batch (observations, masks, sizes);
+// ttt_batch_game writes the game it returns, so board() takes &mut self.
 unsafe impl Sync for Batch {}
 
 impl Batch {
@@ -238,13 +267,14 @@ impl Batch {
     }
 
     /// Game `index`'s board, row-major; `Error` (`ErrorKind::Range`) past the end.
-    pub fn board(&self, index: usize) -> Result<Vec<Option<Mark>>> {
+    /// Takes `&mut self`: the C call rebuilds the game it reads.
+    pub fn board(&mut self, index: usize) -> Result<Vec<Option<Mark>>> {
         let mut game = ptr::null();
         // SAFETY: a valid batch and out-pointer.
         check(unsafe { sys::ttt_batch_game(self.raw.as_ptr(), index, &mut game) })?;
         let mut cells = vec![0i8; self.cells];
         let mut len = 0usize;
-        // SAFETY: game is the batch's, valid while &self is borrowed; cells
+        // SAFETY: game is the batch's, valid while self is borrowed; cells
         // holds the board's size.
         check(unsafe { sys::ttt_board(game, cells.as_mut_ptr(), cells.len(), &mut len) })?;
         Ok(cells.iter().map(|&m| Mark::from_raw(c_int::from(m))).collect())
