@@ -937,7 +937,9 @@ TTT_API size_t ttt_batch_footprint(const ttt_batch_config *config,
  * an agent other than TTT_X, TTT_O or 0, an opponent other than
  * TTT_BATCH_SELF_PLAY or a TTT_BOT_* level, or an unknown illegal mode;
  * TTT_E_SIZE for a bad geometry; TTT_E_RULE for a rule value
- * ttt_game_set_rule refuses; TTT_E_NOMEM. O(count * width * height). */
+ * ttt_game_set_rule refuses, or a ply_limit of 1 with an opponent and an
+ * agent other than TTT_X (the opponent's opening move would end every
+ * game before the agent acts); TTT_E_NOMEM. O(count * width * height). */
 TTT_API int ttt_batch_new(const ttt_batch_config *config, size_t count,
                           const ttt_allocator *alloc, ttt_batch **out);
 

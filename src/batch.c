@@ -49,18 +49,19 @@ static int check_config(const ttt_batch_config *config)
         !valid_flag(config->gravity) || config->ply_limit < 0 ||
         config->ply_limit > config->width * config->height)
         return TTT_E_RULE;
+    /* A ply limit of 1 where the opponent may open would end the game
+     * with the opponent's first move, before the agent ever acts. */
+    if (config->ply_limit == 1 && config->opponent != TTT_BATCH_SELF_PLAY &&
+        config->agent != TTT_X)
+        return TTT_E_RULE;
     return TTT_OK;
 }
 
 /* Whether a batch of this config takes the bit path: a board whose rows,
  * each with a spare bit, fit in 64 bits, and an opponent that needs no
- * search. A ply limit of 1 with an opponent stays on the general path: its
- * opening move there ends a game before the agent moves, which the bit
- * path does not model. */
+ * search. */
 static int uses_bits(const ttt_batch_config *config)
 {
-    if (config->opponent != TTT_BATCH_SELF_PLAY && config->ply_limit == 1)
-        return 0;
     return (size_t)config->height * ((size_t)config->width + 1) <= BIT_CELLS &&
            (config->opponent == TTT_BATCH_SELF_PLAY ||
             config->opponent == TTT_BOT_RANDOM);

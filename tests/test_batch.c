@@ -797,6 +797,56 @@ static void test_footprint_never_wraps(void **state)
         assert_true(bytes >= least_bytes(559, game));
 }
 
+/* A ply limit of 1 where the opponent may open (the agent O, or
+ * alternating) would end a game before the agent acts: refused. With the
+ * agent X the agent's one move ends each game, truncated. */
+static void test_ply_limit_one_with_an_opponent(void **state)
+{
+    (void)state;
+    static const int opponents[] = {TTT_BOT_RANDOM, TTT_BOT_STRONG, TTT_BOT_PERFECT};
+    for (size_t o = 0; o < 3; o++) {
+        for (int gravity = 0; gravity <= 1; gravity++) {
+            ttt_batch_config c = make_config(gravity ? 7 : 3, gravity ? 6 : 3,
+                                             gravity ? 4 : 3);
+            c.gravity = gravity;
+            c.ply_limit = 1;
+            c.opponent = opponents[o];
+            ttt_batch *batch = NULL;
+            c.agent = TTT_O;
+            assert_int_equal(ttt_batch_new(&c, 2, NULL, &batch), TTT_E_RULE);
+            assert_int_equal(ttt_batch_footprint(&c, 2), 0);
+            c.agent = 0;
+            assert_int_equal(ttt_batch_new(&c, 2, NULL, &batch), TTT_E_RULE);
+            assert_int_equal(ttt_batch_footprint(&c, 2), 0);
+            assert_null(batch);
+
+            c.agent = TTT_X;
+            c.illegal = TTT_BATCH_ILLEGAL_LOSE;
+            assert_int_equal(ttt_batch_new(&c, 2, NULL, &batch), TTT_OK);
+            uint8_t mask[2 * 9 * 7];
+            assert_int_equal(ttt_batch_legal_mask(batch, mask, sizeof mask), TTT_OK);
+            assert_int_equal(mask[0], 1); /* the game shown is not over */
+            int32_t act[2] = {0, 1};
+            float reward[2];
+            uint8_t terminated[2], truncated[2];
+            int32_t status[2];
+            ttt_batch_outputs out = {sizeof out, reward, terminated, truncated,
+                                     status, NULL};
+            assert_int_equal(ttt_batch_step(batch, act, &out), TTT_OK);
+            for (int i = 0; i < 2; i++) {
+                assert_int_equal(status[i], TTT_OK);
+                assert_int_equal(terminated[i], 0);
+                assert_int_equal(truncated[i], 1);
+                assert_true(reward[i] == 0.0f);
+                const ttt_game *game = NULL;
+                assert_int_equal(ttt_batch_game(batch, (size_t)i, &game), TTT_OK);
+                assert_int_equal(ttt_ply(game), 0); /* reset for the next */
+            }
+            ttt_batch_free(batch);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -812,6 +862,7 @@ int main(void)
         cmocka_unit_test(test_seeded_reproducible),
         cmocka_unit_test(test_fuzz_random_actions),
         cmocka_unit_test(test_footprint_never_wraps),
+        cmocka_unit_test(test_ply_limit_one_with_an_opponent),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
