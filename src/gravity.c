@@ -552,8 +552,9 @@ static int gravity_setup(gsearch *g, const gravity_position *pos)
 }
 
 /* The table's size as a power of two number of entries, or -1 if the cap
- * leaves too few for exact keys. */
-static int32_t table_entry_bits(const gsearch *g, size_t table_bytes)
+ * leaves too few for exact keys. A node budget (0: none) caps it too. */
+static int32_t table_entry_bits(const gsearch *g, size_t table_bytes,
+                                uint64_t budget)
 {
     size_t bytes = table_bytes ? table_bytes : DEFAULT_TABLE_BYTES;
     /* 8-byte entries: the most that fit, 2^cap, stopping below the bit
@@ -577,6 +578,15 @@ static int32_t table_entry_bits(const gsearch *g, size_t table_bytes)
         useful = g->key_bits + 1;
     if (useful > 30)
         useful = 30;
+    /* A search stores at most an entry a node: twice the budget's entries
+     * (a power of two) is as good as any bigger table, and a move of a
+     * small budget no longer clears 64 MiB (tests/bench/bench_batch.c's
+     * perfect-opponent row). */
+    int32_t fill = 1;
+    while (budget && fill < 40 && (UINT64_C(1) << fill) < budget)
+        fill++;
+    if (budget && useful > fill + 1)
+        useful = fill + 1;
     int32_t need = g->key_bits - CHECK_BITS_MAX + 1;
     if (useful < need)
         useful = need;
@@ -649,7 +659,7 @@ int ttt__gravity_solve(const ttt_allocator *alloc, const gravity_position *pos,
     if (!gravity_setup(&g, pos) || g.moves == g.cells ||
         has_line(&g, g.current) || has_line(&g, g.current ^ g.mask))
         return GRAVITY_NOT_HANDLED;
-    int32_t entry_bits = table_entry_bits(&g, table_bytes);
+    int32_t entry_bits = table_entry_bits(&g, table_bytes, node_budget);
     if (entry_bits < 0)
         return GRAVITY_NOT_HANDLED;
     g.bucket_bits = entry_bits - 1;

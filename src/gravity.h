@@ -56,7 +56,7 @@ int ttt__gravity_fits(int32_t width, int32_t height, int32_t k, int gravity,
  * full) and every optimal move. node_budget 0 means no cap; when it runs
  * out, TTT_E_BUDGET with the bounds proven so far (as ttt_solve documents).
  * table_bytes caps the transposition table (0: 64 MiB), allocated once from
- * alloc. Returns TTT_OK, TTT_E_BUDGET, TTT_E_NOMEM or GRAVITY_NOT_HANDLED.
+ * alloc, no bigger than the position or node_budget can fill. Returns TTT_OK, TTT_E_BUDGET, TTT_E_NOMEM or GRAVITY_NOT_HANDLED.
  */
 int ttt__gravity_solve(const ttt_allocator *alloc, const gravity_position *pos,
                        uint64_t node_budget, size_t table_bytes, int all_moves,

@@ -435,6 +435,48 @@ static void test_out_of_memory(void **state)
     assert_int_equal(answer.plies, 1);
 }
 
+/* The largest block a game's allocator was asked for. */
+static size_t largest_alloc;
+static void *recording_alloc(void *user, size_t size)
+{
+    (void)user;
+    if (size > largest_alloc)
+        largest_alloc = size;
+    return malloc(size);
+}
+
+/* The perfect bot's table is sized by its node budget: a move with a
+ * budget of 10 on the empty 7x6 board asked for a 64 MiB table (0.26 s a
+ * move, 83 s for one step of a 64-game batch). A search stores at most an
+ * entry a node, so twice the budget's entries, at least what exact keys
+ * need (2^6 on 7x6), are all it can use. */
+static void test_table_follows_the_budget(void **state)
+{
+    (void)state;
+    static const ttt_allocator recording = {recording_alloc, plain_free, NULL};
+    static const struct {
+        uint64_t budget;
+        size_t most;
+    } cases[] = {{1, 64 * 1024}, {10, 64 * 1024}, {1000, 64 * 1024},
+                 {100000, 4 << 20}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ttt_game *game = NULL;
+        assert_int_equal(ttt_game_new_rect_with(7, 6, 4, &recording, &game), TTT_OK);
+        assert_int_equal(ttt_game_set_rule(game, TTT_RULE_GRAVITY, 1), TTT_OK);
+        assert_int_equal(ttt_drop(game, 3, NULL, NULL), TTT_OK);
+        largest_alloc = 0;
+        uint64_t seed = 1;
+        int row = -1, col = -1;
+        int status = ttt_best_move(game, TTT_BOT_PERFECT, cases[i].budget,
+                                   &seed, &row, &col);
+        assert_true(status == TTT_OK || status == TTT_E_BUDGET);
+        if (largest_alloc > cases[i].most)
+            fail_msg("budget %llu: a block of %zu bytes",
+                     (unsigned long long)cases[i].budget, largest_alloc);
+        ttt_game_free(game);
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Perft and position counts on rectangles and under gravity                 */
 
@@ -664,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_budget_bounds),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_out_of_memory),
+        cmocka_unit_test(test_table_follows_the_budget),
         cmocka_unit_test(test_perft_connect_four),
         cmocka_unit_test(test_perft_matches_plain_walk),
         cmocka_unit_test(test_playouts_match_single_games),

@@ -1,4 +1,4 @@
-/* bench_batch.c - steps a second of ttt_batch_step with random legal actions on 3x3, Connect Four and 15x15 K=5, alone and with observations and masks, beside the same number of single games moved by ttt_play_next. */
+/* bench_batch.c - steps a second of ttt_batch_step with random legal actions on 3x3, Connect Four and 15x15 K=5, alone and with observations and masks, beside the same number of single games moved by ttt_play_next; then the CPU time of a step against the budgeted perfect opponent on Connect Four. */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
 #include <stdio.h>
@@ -85,6 +85,48 @@ typedef struct shape {
     int width, height, k, gravity;
 } shape;
 
+/* One row: the CPU time of a step of 64 Connect Four games against the
+ * perfect opponent with this node budget, agents alternating sides, random
+ * legal actions; steps for at least seconds (at least one step). Each
+ * step makes one opponent move a game (the solver with its budget, or a
+ * random move where the budget runs out), so its cost is bounded by the
+ * budget. */
+static int perfect_row(uint64_t budget, double seconds)
+{
+    const size_t count = 64;
+    ttt_batch_config config;
+    memset(&config, 0, sizeof config);
+    config.size = sizeof config;
+    config.width = 7;
+    config.height = 6;
+    config.win_length = 4;
+    config.gravity = 1;
+    config.opponent = TTT_BOT_PERFECT;
+    config.opponent_budget = budget;
+    ttt_batch *batch = NULL;
+    if (ttt_batch_new(&config, count, NULL, &batch) != TTT_OK)
+        return 1;
+    int32_t act[64];
+    uint8_t mask[64 * 7];
+    uint64_t rng = 7;
+    uint64_t steps = 0;
+    double spent = 0;
+    while (steps == 0 || spent < seconds) {
+        ttt_batch_legal_mask(batch, mask, sizeof mask);
+        random_actions(mask, count, 7, &rng, act);
+        double t0 = now();
+        if (ttt_batch_step(batch, act, NULL) != TTT_OK)
+            return 1;
+        spent += now() - t0;
+        steps++;
+    }
+    printf("perfect c4 budget %-8llu %4zu games %6llu steps %12.3f ms a step %10.1f us an opponent move\n",
+           (unsigned long long)budget, count, (unsigned long long)steps,
+           spent / (double)steps * 1e3, spent / (double)steps / (double)count * 1e6);
+    ttt_batch_free(batch);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -156,5 +198,11 @@ int main(int argc, char **argv)
         free(trunc);
         ttt_batch_free(batch);
     }
+    printf("the perfect opponent on Connect Four (7x6, gravity): CPU time of "
+           "ttt_batch_step, 64 games, random legal actions\n");
+    const uint64_t budgets[] = {1, 10, 1000};
+    for (size_t b = quick ? 1 : 0; b < (quick ? 2u : 3u); b++)
+        if (perfect_row(budgets[b], quick ? 0.0 : 1.0))
+            return 1;
     return 0;
 }
