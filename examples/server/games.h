@@ -27,6 +27,7 @@ struct game_entry {
     int offer_version;
     signed char draw_offer;   /* the mark with a standing draw offer, or 0 */
     unsigned char rated, bot_queued;
+    unsigned char load_bad;   /* at start, with --salvage: its log did not replay */
     unsigned char kind[2];    /* [0] = x, [1] = o */
     uint32_t budget[2];
     char token[2][TOKEN_LEN + 1]; /* empty for a bot seat */
@@ -51,11 +52,15 @@ struct manager_limits {
     int max_size;
     long max_budget;
     int bot_threads;
+    int salvage;   /* --salvage: games that do not rebuild are skipped, not fatal */
 };
 
 struct manager *manager_new(struct store *store, const struct manager_limits *limits);
-/* Rebuilds every stored game by replaying its log; -1 on a read failure. */
-int manager_load(struct manager *mgr, long *games, long *events);
+/* Rebuilds every stored game by replaying its log. -1 with a message in err
+ * when a game does not read or rebuild (with limits.salvage: such games are
+ * reported on stderr, skipped and counted in *skipped instead). */
+int manager_load(struct manager *mgr, long *games, long *events, long *skipped, char *err,
+                 size_t err_len);
 /* Starts the bot threads (after loading: bots then move in loaded games). */
 int manager_start_bots(struct manager *mgr);
 /* Stops the bots and frees every game (the store stays open). */

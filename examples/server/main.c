@@ -43,6 +43,8 @@ static const char usage[] =
     "  --static DIR           serve index.html, app.js and style.css from DIR, read once\n"
     "                         at start, instead of the copies built into the program\n"
     "                         (for working on the client; default: the built-in copies)\n"
+    "  --salvage              start on a damaged database: load the games that read and\n"
+    "                         replay, report each one skipped (default: refuse to start)\n"
     "  --export ID            print game ID's libttt record from the database and exit\n"
     "  --help                 this text\n"
     "\n"
@@ -125,10 +127,10 @@ int main(int argc, char **argv)
     long max_header = 16384, max_conns = 512, max_budget = 2000000, bot_threads = 2;
     long conns_per_addr = 64, max_streams = 256, streams_per_addr = 16;
     long header_timeout = 10, idle_timeout = 30;
-    int sync_full = 1;
+    int sync_full = 1, salvage = 0;
     enum { O_LISTEN = 256, O_PORT, O_DB, O_SYNC, O_GAMES, O_SIZE, O_BODY, O_HEADER,
            O_CONNS, O_CONNS_ADDR, O_STREAMS, O_STREAMS_ADDR, O_HEADER_TIMEOUT,
-           O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_STATIC, O_EXPORT, O_HELP };
+           O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
         {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
@@ -146,6 +148,7 @@ int main(int argc, char **argv)
         {"bot-threads", required_argument, NULL, O_BOTS},
         {"static", required_argument, NULL, O_STATIC},
         {"export", required_argument, NULL, O_EXPORT},
+        {"salvage", no_argument, NULL, O_SALVAGE},
         {"help", no_argument, NULL, O_HELP}, {NULL, 0, NULL, 0},
     };
     int opt, bad = 0;
@@ -173,6 +176,7 @@ int main(int argc, char **argv)
         case O_BOTS: bad |= parse_long(optarg, 1, 64, &bot_threads); break;
         case O_STATIC: static_dir = optarg; break;
         case O_EXPORT: export_id = optarg; break;
+        case O_SALVAGE: salvage = 1; break;
         case O_HELP: fputs(usage, stdout); return 0;
         default: bad = 1;
         }
@@ -214,16 +218,18 @@ int main(int argc, char **argv)
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     char err[256];
-    struct store *store = store_open(db_path, sync_full, err, sizeof err);
+    struct store *store = store_open(db_path, sync_full, salvage, err, sizeof err);
     if (!store) {
         fprintf(stderr, "ttt-server: %s\n", err);
         return 1;
     }
-    struct manager_limits limits = {max_games, (int)max_size, max_budget, (int)bot_threads};
+    struct manager_limits limits = {max_games, (int)max_size, max_budget, (int)bot_threads,
+                                    salvage};
     struct manager *mgr = manager_new(store, &limits);
-    long games = 0, events = 0;
-    if (!mgr || manager_load(mgr, &games, &events) != 0) {
-        fprintf(stderr, "ttt-server: cannot read the games in %s\n", db_path);
+    long games = 0, events = 0, skipped = 0;
+    if (!mgr || manager_load(mgr, &games, &events, &skipped, err, sizeof err) != 0) {
+        fprintf(stderr, "ttt-server: cannot read the games in %s: %s\n", db_path,
+                mgr ? err : "out of memory");
         if (mgr)
             manager_free(mgr);
         store_close(store);
@@ -294,6 +300,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "ttt-server: cannot listen on %s port %ld\n", listen_addr, port);
         status = 1;
     } else {
+        if (skipped)
+            printf("ttt-server: --salvage: %ld damaged games or rows skipped (see above)\n",
+                   skipped);
         printf("ttt-server: %ld games (%ld events) rebuilt in %.2f s; serving http://%s%s%s:%ld/\n",
                games, events, seconds_since(&start), ipv6 ? "[" : "", listen_addr,
                ipv6 ? "]" : "", port);

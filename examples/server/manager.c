@@ -295,76 +295,130 @@ struct reply game_create(struct manager *mgr, json_t *req)
     return text_reply(201, &t);
 }
 
-struct load_counts {
+/* The start's load: every stored game, then every event replayed into its
+ * game. Outside --salvage anything that does not rebuild stops the start
+ * (the message in err); with it, the game is reported, marked and dropped
+ * once the load is through. */
+struct load_state {
     struct manager *mgr;
-    long games, events;
+    long games, events, skipped;
+    char *err;
+    size_t err_len;
 };
+
+/* A game that cannot be served: an error, or (salvage) a report. */
+static int load_problem(struct load_state *st, const char *id, const char *what)
+{
+    if (!st->mgr->limits.salvage) {
+        snprintf(st->err, st->err_len, "game %s %s (--salvage skips it)", id, what);
+        return -1;
+    }
+    fprintf(stderr, "ttt-server: game %s %s; game skipped\n", id, what);
+    st->skipped++;
+    return 0;
+}
 
 static int load_game(void *user, const struct store_game *g)
 {
-    struct load_counts *counts = user;
+    struct load_state *st = user;
     struct game_entry *entry;
-    if (counts->games >= counts->mgr->limits.max_games) {
-        fprintf(stderr, "ttt-server: the database holds more than --max-games %ld games\n",
-                counts->mgr->limits.max_games);
+    if (st->games >= st->mgr->limits.max_games) {
+        snprintf(st->err, st->err_len, "the database holds more than --max-games %ld games",
+                 st->mgr->limits.max_games);
         return -1;
     }
-    if (manager_find(counts->mgr, g->id)) {
-        fprintf(stderr, "ttt-server: game %s is stored twice; the first is kept\n", g->id);
-        return 0;
-    }
+    if (manager_find(st->mgr, g->id))
+        return load_problem(st, g->id, "is stored twice (the first is kept)");
     int rc = entry_new(g, &entry);
     if (rc != TTT_OK) {
-        fprintf(stderr, "ttt-server: game %s cannot be rebuilt: %s\n", g->id, ttt_strerror(rc));
-        return 0;
+        char what[160];
+        snprintf(what, sizeof what, "cannot be rebuilt: %s", ttt_strerror(rc));
+        return load_problem(st, g->id, what);
     }
-    insert(counts->mgr, entry);
-    atomic_fetch_add(&counts->mgr->games, 1);
-    counts->games++;
+    insert(st->mgr, entry);
+    atomic_fetch_add(&st->mgr->games, 1);
+    st->games++;
     return 0;
 }
 
 static int load_event(void *user, const char *game_id, const struct store_event *ev)
 {
-    struct load_counts *counts = user;
-    struct game_entry *entry = manager_find(counts->mgr, game_id);
-    if (!entry)
+    struct load_state *st = user;
+    struct game_entry *entry = manager_find(st->mgr, game_id);
+    char what[160];
+    if (!entry) {
+        snprintf(what, sizeof what, "is not stored, but event %d of it is",
+                 ev ? ev->seq : -1);
+        return load_problem(st, game_id, what);
+    }
+    if (entry->load_bad)
         return 0;
-    if (ev->seq != entry->events) {
-        fprintf(stderr, "ttt-server: game %s: stored event %d is not the next (%d); skipped\n",
-                game_id, ev->seq, entry->events);
+    if (!ev) { /* a row of its log did not read (salvage) */
+        entry->load_bad = 1;
         return 0;
     }
     int width = ttt_width(entry->game), rc;
-    if (ev->kind == STORE_MOVE)
+    if (ev->seq != entry->events)
+        rc = TTT_E_STALE;
+    else if (ev->kind == STORE_MOVE)
         rc = ttt_play(entry->game, ev->mark, ev->cell / width, ev->cell % width, NULL);
     else if (ev->kind == STORE_RESIGN)
         rc = ttt_resign(entry->game, ev->mark, NULL);
     else
         rc = ttt_agree_draw(entry->game, NULL);
     if (rc != TTT_OK) {
-        fprintf(stderr, "ttt-server: game %s: stored event %d does not replay: %s\n",
-                game_id, ev->seq, ttt_strerror(rc));
-        return 0;
+        snprintf(what, sizeof what, "event %d does not replay: %s", ev->seq,
+                 rc == TTT_E_STALE ? "it is not the next in its log" : ttt_strerror(rc));
+        entry->load_bad = 1;
+        return load_problem(st, game_id, what);
     }
     entry->events++;
     if (ev->finish_order > 0) {
         entry->finish_order = ev->finish_order;
-        if (ev->finish_order >= atomic_load(&counts->mgr->finish_counter))
-            atomic_store(&counts->mgr->finish_counter, ev->finish_order + 1);
+        if (ev->finish_order >= atomic_load(&st->mgr->finish_counter))
+            atomic_store(&st->mgr->finish_counter, ev->finish_order + 1);
     }
-    atomic_fetch_add(&counts->mgr->moves_acked, ev->kind == STORE_MOVE ? 1u : 0u);
-    counts->events++;
+    st->events++;
     return 0;
 }
 
-int manager_load(struct manager *mgr, long *games, long *events)
+/* Drops the games marked bad (salvage): the table is rebuilt without them,
+ * before anything else reads it. */
+static void drop_bad(struct manager *mgr, struct load_state *st)
 {
-    struct load_counts counts = {mgr, 0, 0};
-    int rc = store_load(mgr->store, load_game, load_event, &counts);
-    atomic_store(&mgr->moves_acked, 0);
-    *games = counts.games;
-    *events = counts.events;
+    _Atomic(struct game_entry *) *old = mgr->slots;
+    _Atomic(struct game_entry *) *fresh = calloc(mgr->mask + 1, sizeof *fresh);
+    if (!fresh)
+        return; /* they stay: served as far as they replayed */
+    mgr->slots = fresh;
+    for (size_t i = 0; i <= mgr->mask; i++) {
+        struct game_entry *e = atomic_load(&old[i]);
+        if (!e)
+            continue;
+        if (e->load_bad) {
+            st->games--;
+            st->events -= e->events;
+            atomic_fetch_sub(&mgr->games, 1);
+            entry_free(e);
+        } else {
+            insert(mgr, e);
+        }
+    }
+    free(old);
+}
+
+int manager_load(struct manager *mgr, long *games, long *events, long *skipped, char *err,
+                 size_t err_len)
+{
+    struct load_state st = {.mgr = mgr, .err = err, .err_len = err_len};
+    long store_skipped = 0;
+    err[0] = '\0';
+    int rc = store_load(mgr->store, load_game, load_event, &st, &store_skipped, err, err_len);
+    if (rc == 0 && mgr->limits.salvage)
+        drop_bad(mgr, &st);
+    *games = st.games;
+    *events = st.events;
+    *skipped = st.skipped + store_skipped;
     return rc;
 }
 
@@ -609,12 +663,18 @@ struct reply players_view(struct manager *mgr)
 
 struct reply health_view(struct manager *mgr)
 {
-    uint64_t commits;
-    double mean_us, last_us;
-    store_stats(mgr->store, &commits, &mean_us, &last_us);
-    return (struct reply){200, json_pack("{s:s, s:I, s:I, s:{s:I, s:f, s:f}, s:s}",
-        "status", "ok", "games", (json_int_t)atomic_load(&mgr->games),
+    struct store_stats stats;
+    store_stats(mgr->store, &stats);
+    /* A failed write makes the server degraded until a commit in which
+     * every write succeeded: moves are being refused meanwhile. */
+    int degraded = stats.last_error[0] != '\0';
+    return (struct reply){degraded ? 503 : 200, json_pack(
+        "{s:s, s:I, s:I, s:{s:I, s:I, s:f, s:f, s:s?}, s:s}",
+        "status", degraded ? "degraded" : "ok", "games", (json_int_t)atomic_load(&mgr->games),
         "moves_acknowledged", (json_int_t)atomic_load(&mgr->moves_acked),
-        "store", "commits", (json_int_t)commits, "mean_commit_ms", mean_us / 1000.0,
-        "last_commit_ms", last_us / 1000.0, "version", ttt_version_string()), NULL};
+        "store", "commits", (json_int_t)stats.commits,
+        "failed_writes", (json_int_t)stats.failed_writes, "mean_commit_ms",
+        stats.mean_us / 1000.0, "last_commit_ms", stats.last_us / 1000.0,
+        "last_error", degraded ? stats.last_error : NULL, "version", ttt_version_string()),
+        NULL};
 }

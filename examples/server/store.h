@@ -5,6 +5,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The interface any store implements (store_sqlite.c is one; a store shared
+ * by several servers, such as PostgreSQL, is meant to fit it unchanged):
+ *
+ * - A game is added once; its events are added one at a time, each with the
+ *   next sequence number of its game's log. (game id, seq) is unique in the
+ *   store: of two writers adding the same seq to a game, one wins and the
+ *   other gets STORE_CONFLICT, which tells it that its copy of the game is
+ *   behind (it reloads the game with store_load_game and answers from that).
+ * - A write returns only once it is durable, or fails having stored nothing.
+ * - store_load reads everything back at start, checked: a row that does not
+ *   read or holds a bad value is an error, never skipped in silence.
+ * - Every function is safe to call from any thread. */
+
 /* What the store keeps of a game when it is created. Names are UTF-8, at
  * most 64 bytes; tokens are empty for bot seats. */
 struct store_game {
@@ -29,34 +42,61 @@ struct store_event {
     long long finish_order;
 };
 
+/* Results of the write calls. */
+enum {
+    STORE_OK = 0,
+    STORE_FAILED = -1,   /* nothing stored (disk full, read-only, I/O error...) */
+    STORE_CONFLICT = -2, /* the game already has an event with this seq, or a
+                          * game with this id exists: nothing stored. The
+                          * SQLite store, the only writer of its file, never
+                          * answers it (the caller adds each seq once). */
+};
+
 struct store;
 
 /* Opens (creating and migrating) the store at path; NULL and a message in
- * err on failure. synchronous_full: fsync each commit (survives power loss)
- * rather than only a process crash. */
-struct store *store_open(const char *path, int synchronous_full, char *err,
+ * err on failure. The store owns its database: a second store_open of the
+ * same path, from this or another process, fails with a message naming the
+ * process that holds it. SQLite's quick_check runs over the whole file
+ * first: a database that fails it is refused with SQLite's words, unless
+ * salvage is set (then it is reported on stderr and opened).
+ * synchronous_full: fsync each commit (survives power loss) rather than
+ * only a process crash. */
+struct store *store_open(const char *path, int synchronous_full, int salvage, char *err,
                          size_t err_len);
 void store_close(struct store *store);
 
-/* Each call returns only once its rows are committed (0), or fails (-1)
- * having stored nothing. Calls from many threads are grouped into one
- * transaction. The store does not check ids or the order of a log: the
- * caller adds a game once, and each game's events in order. */
+/* Each call returns only once its rows are committed (STORE_OK), or fails
+ * (STORE_FAILED, STORE_CONFLICT) having stored nothing. Calls from many
+ * threads are grouped into one transaction. */
 int store_add_game(struct store *store, const struct store_game *game);
 int store_add_event(struct store *store, const char *game_id,
                     const struct store_event *event);
 
-/* Calls on_game for every stored game, then on_event for every event, in
- * the order they were committed (so each game's events in order). Returns
- * 0, or -1 if reading failed or a callback did. */
+/* A callback returns 0 to go on, -1 to stop the load (which then returns
+ * -1 without a message of its own). on_event gets event NULL (salvage
+ * only) when a row of that game's log does not read: the game is not whole. */
 typedef int (*store_game_fn)(void *user, const struct store_game *game);
 typedef int (*store_event_fn)(void *user, const char *game_id,
                               const struct store_event *event);
-int store_load(struct store *store, store_game_fn on_game,
-               store_event_fn on_event, void *user);
 
-/* Commits so far and the mean and last commit time, in microseconds. */
-void store_stats(struct store *store, uint64_t *commits, double *mean_us,
-                 double *last_us);
+/* Calls on_game for every stored game, then on_event for every event, in
+ * the order they were committed (so each game's events in order). Returns
+ * 0, or -1 with a message in err (SQLite's, the file name and the row's
+ * rowid) when a row does not read or holds a value of the wrong type or
+ * size. In salvage mode such rows are reported on stderr and counted in
+ * *skipped, and the load goes on past the rows that do not read. */
+int store_load(struct store *store, store_game_fn on_game, store_event_fn on_event,
+               void *user, long *skipped, char *err, size_t err_len);
+
+/* Commits so far, their mean and last time, and the last write that failed
+ * (its message, or "" if none since the last commit in which every write
+ * succeeded: the store is healthy again then). */
+struct store_stats {
+    uint64_t commits, failed_writes;
+    double mean_us, last_us;
+    char last_error[256];
+};
+void store_stats(struct store *store, struct store_stats *out);
 
 #endif

@@ -1,6 +1,9 @@
-/* store_sqlite.c - the store on SQLite 3 in WAL mode, with commits grouped by one writer thread. */
+/* store_sqlite.c - the store on SQLite 3 in WAL mode: one owning process, commits grouped by one writer thread, every read checked. */
 #include "store.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <sqlite3.h>
@@ -8,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define SCHEMA_VERSION 2
 
@@ -22,23 +26,26 @@ struct pending {
 };
 
 struct store {
-    sqlite3 *db;
+    char *path;
+    int lock_fd;                     /* PATH.lock, write-locked while open */
+    int salvage;
+    sqlite3 *db;                     /* the writer thread's connection */
     sqlite3_stmt *insert_game, *insert_event;
+    /* Reads (the start's load, games loaded on demand) go through a
+     * connection of their own, so they see committed rows only. */
+    sqlite3 *rdb;
+    pthread_mutex_t read_lock;
     pthread_t writer;
+    int writer_started;
     pthread_mutex_t lock;
     pthread_cond_t wake_writer;
     struct pending *head, *tail;
     int stopping;
-    uint64_t commits;
+    uint64_t commits, failed_writes;
     double total_us, last_us;
+    char last_error[256];
 };
 
-/* Version 2: both tables are logs in commit order, with no index. The
- * server holds every game in memory, so it never looks a row up; a commit
- * appends rows at the end of each table (a few pages) instead of touching a
- * page of an index for every game it changes. The event that ends a game
- * carries its finish order, so a row is never updated (nor deleted: a new
- * rowid is the largest plus one, so rowid order is commit order). */
 static const char *const schema_v2 =
     "CREATE TABLE games ("
     " id TEXT NOT NULL, width INTEGER NOT NULL, height INTEGER NOT NULL,"
@@ -70,6 +77,16 @@ static const char *const copy_v1 =
     "DROP TABLE moves_v1;"
     "DROP TABLE games_v1;";
 
+/* The start's reads: each table in rowid order (the order of commits),
+ * from after the rowid bound to ?1. */
+static const char *const scan_games_sql =
+    "SELECT rowid, id, width, height, k, gravity, misere, early_draw, ply_limit, rated,"
+    " x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token, o_token FROM games"
+    " WHERE rowid > ?1 ORDER BY rowid";
+static const char *const scan_moves_sql =
+    "SELECT rowid, game_id, seq, kind, mark, cell, finish_order FROM moves"
+    " WHERE rowid > ?1 ORDER BY rowid";
+
 static double now_us(void)
 {
     struct timespec ts;
@@ -77,40 +94,54 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
-static int run_one(struct store *store, const struct pending *p)
+/* Binds one value; a failed bind is SQLite's error, seen by the step. */
+static int bind_all(sqlite3_stmt *st, const struct pending *p)
 {
-    sqlite3_stmt *st;
-    int rc;
+    int rc = SQLITE_OK;
     if (p->game) {
         const struct store_game *g = p->game;
-        st = store->insert_game;
-        sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
         int values[] = {g->width, g->height, g->k, g->gravity, g->misere,
                         g->early_draw, g->ply_limit, g->rated};
         for (int i = 0; i < 8; i++)
-            sqlite3_bind_int(st, 2 + i, values[i]);
+            rc |= sqlite3_bind_int(st, 2 + i, values[i]);
         for (int s = 0; s < 2; s++) {
-            sqlite3_bind_text(st, 10 + s, g->kind[s], -1, SQLITE_STATIC);
-            sqlite3_bind_int64(st, 12 + s, g->budget[s]);
-            sqlite3_bind_text(st, 14 + s, g->name[s], -1, SQLITE_STATIC);
-            sqlite3_bind_text(st, 16 + s, g->token[s], -1, SQLITE_STATIC);
+            rc |= sqlite3_bind_text(st, 10 + s, g->kind[s], -1, SQLITE_STATIC);
+            rc |= sqlite3_bind_int64(st, 12 + s, g->budget[s]);
+            rc |= sqlite3_bind_text(st, 14 + s, g->name[s], -1, SQLITE_STATIC);
+            rc |= sqlite3_bind_text(st, 16 + s, g->token[s], -1, SQLITE_STATIC);
         }
-        rc = sqlite3_step(st);
-        sqlite3_reset(st);
-        sqlite3_clear_bindings(st);
-        return rc == SQLITE_DONE ? 0 : -1;
+        return rc;
     }
-    st = store->insert_event;
-    sqlite3_bind_text(st, 1, p->game_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, p->event->seq);
-    sqlite3_bind_int(st, 3, p->event->kind);
-    sqlite3_bind_int(st, 4, p->event->mark);
-    sqlite3_bind_int(st, 5, p->event->cell);
-    sqlite3_bind_int64(st, 6, p->event->finish_order);
-    rc = sqlite3_step(st);
+    rc |= sqlite3_bind_text(st, 1, p->game_id, -1, SQLITE_STATIC);
+    rc |= sqlite3_bind_int(st, 2, p->event->seq);
+    rc |= sqlite3_bind_int(st, 3, p->event->kind);
+    rc |= sqlite3_bind_int(st, 4, p->event->mark);
+    rc |= sqlite3_bind_int(st, 5, p->event->cell);
+    rc |= sqlite3_bind_int64(st, 6, p->event->finish_order);
+    return rc;
+}
+
+/* Runs one write inside the open transaction; on failure its message goes
+ * into error (a failed insert stores nothing and leaves the transaction
+ * open for the others). */
+static int run_one(struct store *store, const struct pending *p, char *error, size_t cap)
+{
+    sqlite3_stmt *st = p->game ? store->insert_game : store->insert_event;
+    int rc = bind_all(st, p);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    int ext = sqlite3_extended_errcode(store->db);
+    if (rc != SQLITE_DONE)
+        snprintf(error, cap, "%s", sqlite3_errmsg(store->db));
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
-    return rc == SQLITE_DONE ? 0 : -1;
+    if (rc == SQLITE_DONE)
+        return STORE_OK;
+    /* Only the unique keys mean "someone else was first"; any other
+     * constraint (a trigger's RAISE, say) is a failure like a full disk. */
+    return ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY
+               ? STORE_CONFLICT : STORE_FAILED;
 }
 
 /* Takes every waiting write, runs them in one transaction and wakes their
@@ -128,29 +159,46 @@ static void *writer_main(void *arg)
         store->head = store->tail = NULL;
         pthread_mutex_unlock(&store->lock);
 
+        char error[256] = "";
+        uint64_t failed = 0;
         double start = now_us();
         int ok = sqlite3_exec(store->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
-        for (struct pending *p = batch; p; p = p->next)
-            p->result = ok ? run_one(store, p) : -1;
+        if (!ok)
+            snprintf(error, sizeof error, "BEGIN: %s", sqlite3_errmsg(store->db));
+        for (struct pending *p = batch; p; p = p->next) {
+            p->result = ok ? run_one(store, p, error, sizeof error) : STORE_FAILED;
+            failed += p->result == STORE_FAILED;
+        }
         if (ok && sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+            snprintf(error, sizeof error, "COMMIT: %s", sqlite3_errmsg(store->db));
             sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
             ok = 0;
         }
         double took = now_us() - start;
+        if (!ok) {
+            failed = 0;
+            for (struct pending *p = batch; p; p = p->next, failed++)
+                p->result = STORE_FAILED;
+        }
         /* Counted before any caller wakes: whoever saw a write acknowledged
-         * then finds its commit in store_stats. */
+         * (or refused) then finds its commit in store_stats. */
         pthread_mutex_lock(&store->lock);
-        store->commits++;
-        store->total_us += took;
-        store->last_us = took;
+        store->failed_writes += failed;
+        if (ok) {
+            store->commits++;
+            store->total_us += took;
+            store->last_us = took;
+        }
+        if (failed)
+            snprintf(store->last_error, sizeof store->last_error, "%s", error);
+        else
+            store->last_error[0] = '\0';
         pthread_mutex_unlock(&store->lock);
 
         /* Each caller sleeps on its own semaphore, so a commit wakes
          * exactly its callers and they do not queue for the store's lock. */
         for (struct pending *p = batch, *next; p; p = next) {
             next = p->next;
-            if (!ok)
-                p->result = -1;
             sem_post(&p->done);
         }
         pthread_mutex_lock(&store->lock);
@@ -164,7 +212,7 @@ static int submit(struct store *store, struct pending *p)
     pthread_mutex_lock(&store->lock);
     if (store->stopping) {
         pthread_mutex_unlock(&store->lock);
-        return -1;
+        return STORE_FAILED;
     }
     sem_init(&p->done, 0, 0);
     if (store->tail)
@@ -193,61 +241,204 @@ int store_add_event(struct store *store, const char *game_id,
     return submit(store, &p);
 }
 
-static int migrate(sqlite3 *db, char *err, size_t err_len)
+/* Runs sql (no rows expected); 0, or -1 with SQLite's message in err. */
+static int exec_or_say(sqlite3 *db, const char *path, const char *what, const char *sql,
+                       char *err, size_t err_len)
 {
-    sqlite3_stmt *st;
-    int version = -1;
-    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    if (sqlite3_step(st) == SQLITE_ROW)
-        version = sqlite3_column_int(st, 0);
+    char *msg = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+        return 0;
+    snprintf(err, err_len, "%s: %s: %s", path, what, msg ? msg : sqlite3_errmsg(db));
+    sqlite3_free(msg);
+    return -1;
+}
+
+/* The single integer a statement answers; -1 with a message in err. */
+static int query_int(sqlite3 *db, const char *path, const char *sql, long long *out,
+                     char *err, size_t err_len)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
+        *out = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+        return 0;
+    }
+    snprintf(err, err_len, "%s: %s: %s", path, sql,
+             rc == SQLITE_ROW ? "not an integer" : sqlite3_errmsg(db));
     sqlite3_finalize(st);
+    return -1;
+}
+
+static int migrate(struct store *store, char *err, size_t err_len)
+{
+    sqlite3 *db = store->db;
+    long long version;
+    if (query_int(db, store->path, "PRAGMA user_version", &version, err, err_len) != 0)
+        return -1;
     if (version > SCHEMA_VERSION || version < 0) {
-        snprintf(err, err_len, "database schema version %d is newer than this server's %d",
-                 version, SCHEMA_VERSION);
+        snprintf(err, err_len, "%s: database schema version %lld is not this server's %d",
+                 store->path, version, SCHEMA_VERSION);
         return -1;
     }
     if (version == SCHEMA_VERSION)
         return 0;
     /* Version 0 is a new file: create the tables; version 1 is migrated.
-     * Later versions add their steps here, each from the one before. */
-    const char *steps[] = {"BEGIN", version == 1 ? set_v1_aside : "", schema_v2,
-                           version == 1 ? copy_v1 : "", "PRAGMA user_version = 2", "COMMIT"};
+     * Later versions add their steps here, each from the one before, all
+     * in one transaction. */
+    if (exec_or_say(db, store->path, "migrating", "BEGIN IMMEDIATE", err, err_len) != 0)
+        return -1;
     int ok = 1;
-    for (size_t i = 0; ok && i < sizeof steps / sizeof steps[0]; i++)
-        ok = sqlite3_exec(db, steps[i], NULL, NULL, NULL) == SQLITE_OK;
+    if (version == 1)
+        ok = exec_or_say(db, store->path, "migrating from version 1", set_v1_aside, err,
+                         err_len) == 0;
+    if (ok)
+        ok = exec_or_say(db, store->path, "creating the tables", schema_v2, err, err_len) == 0;
+    if (ok && version == 1)
+        ok = exec_or_say(db, store->path, "migrating from version 1", copy_v1, err,
+                         err_len) == 0;
+    if (ok)
+        ok = exec_or_say(db, store->path, "migrating", "PRAGMA user_version = 2; COMMIT", err,
+                         err_len) == 0;
     if (!ok) {
-        snprintf(err, err_len, "%s the schema: %s", version == 0 ? "creating" : "migrating",
-                 sqlite3_errmsg(db));
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
         return -1;
     }
     return 0;
 }
 
-struct store *store_open(const char *path, int synchronous_full, char *err,
+/* PATH.lock, write-locked for as long as the store is open: the lock goes
+ * with the process (a kill -9 releases it), and the file names the holder. */
+static int take_lock(struct store *store, char *err, size_t err_len)
+{
+    size_t n = strlen(store->path) + 6;
+    char *name = malloc(n);
+    if (!name) {
+        snprintf(err, err_len, "out of memory");
+        return -1;
+    }
+    snprintf(name, n, "%s.lock", store->path);
+    store->lock_fd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (store->lock_fd < 0) {
+        snprintf(err, err_len, "%s: cannot open its lock file %s: %s", store->path, name,
+                 strerror(errno));
+        free(name);
+        return -1;
+    }
+    struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+    if (fcntl(store->lock_fd, F_SETLK, &fl) != 0) {
+        int why = errno;
+        struct flock holder = fl;
+        if ((why == EAGAIN || why == EACCES) && fcntl(store->lock_fd, F_GETLK, &holder) == 0 &&
+            holder.l_type != F_UNLCK)
+            snprintf(err, err_len, "%s is in use by process %ld (it holds %s); one server"
+                     " owns a database", store->path, (long)holder.l_pid, name);
+        else
+            snprintf(err, err_len, "%s: cannot lock %s: %s", store->path, name, strerror(why));
+        free(name);
+        return -1;
+    }
+    char pid[32];
+    int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(store->lock_fd, 0) != 0 || pwrite(store->lock_fd, pid, (size_t)len, 0) != len) {
+        snprintf(err, err_len, "%s: cannot write %s: %s", store->path, name, strerror(errno));
+        free(name);
+        return -1;
+    }
+    free(name);
+    return 0;
+}
+
+/* SQLite's own check of every page; its findings (up to 10) in err. */
+static int quick_check(struct store *store, char *err, size_t err_len)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(store->db, "PRAGMA quick_check(10)", -1, &st, NULL);
+    size_t used = 0;
+    int rows = 0, ok = 0;
+    err[0] = '\0';
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *line = (const char *)sqlite3_column_text(st, 0);
+        rows++;
+        if (rows == 1 && line && strcmp(line, "ok") == 0)
+            ok = 1;
+        if (used < err_len)
+            used += (size_t)snprintf(err + used, err_len - used, "%s%s", rows == 1 ? "" : "; ",
+                                     line ? line : "?");
+        rc = SQLITE_OK;
+    }
+    if (rc != SQLITE_DONE)
+        snprintf(err, err_len, "%s", sqlite3_errmsg(store->db));
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE && ok && rows == 1 ? 0 : -1;
+}
+
+static int open_db(const char *path, sqlite3 **db, char *err, size_t err_len)
+{
+    int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                             SQLITE_OPEN_FULLMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, err_len, "%s: %s", path, *db ? sqlite3_errmsg(*db) : sqlite3_errstr(rc));
+        return -1;
+    }
+    sqlite3_extended_result_codes(*db, 1);
+    if (sqlite3_busy_timeout(*db, 5000) != SQLITE_OK) {
+        snprintf(err, err_len, "%s: %s", path, sqlite3_errmsg(*db));
+        return -1;
+    }
+    return 0;
+}
+
+struct store *store_open(const char *path, int synchronous_full, int salvage, char *err,
                          size_t err_len)
 {
     struct store *store = calloc(1, sizeof *store);
-    if (!store) {
+    if (!store || !(store->path = strdup(path))) {
+        free(store);
         snprintf(err, err_len, "out of memory");
         return NULL;
     }
-    if (sqlite3_open_v2(path, &store->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                        SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
-        snprintf(err, err_len, "%s: %s", path,
-                 store->db ? sqlite3_errmsg(store->db) : "cannot open");
+    store->lock_fd = -1;
+    store->salvage = salvage;
+    pthread_mutex_init(&store->lock, NULL);
+    pthread_mutex_init(&store->read_lock, NULL);
+    pthread_cond_init(&store->wake_writer, NULL);
+    if (take_lock(store, err, err_len) != 0 || open_db(path, &store->db, err, err_len) != 0)
+        goto fail;
+    char check[512];
+    if (quick_check(store, check, sizeof check) != 0) {
+        if (!salvage) {
+            snprintf(err, err_len, "%s fails SQLite's quick_check: %s (--salvage serves what"
+                     " reads)", path, check);
+            goto fail;
+        }
+        fprintf(stderr, "ttt-server: %s fails SQLite's quick_check: %s; salvaging\n", path,
+                check);
+        /* A damaged index is rebuilt from its table; a damaged table stays. */
+        if (sqlite3_exec(store->db, "REINDEX", NULL, NULL, NULL) == SQLITE_OK &&
+            quick_check(store, check, sizeof check) == 0)
+            fprintf(stderr, "ttt-server: %s: the indexes were rebuilt (REINDEX); the file"
+                    " passes quick_check now\n", path);
+        else
+            fprintf(stderr, "ttt-server: %s: REINDEX does not repair it: %s\n", path,
+                    sqlite3_errmsg(store->db));
+    }
+    long long wal = 0;
+    if (exec_or_say(store->db, path, "setting the journal mode",
+                    "PRAGMA journal_mode = WAL", err, err_len) != 0 ||
+        query_int(store->db, path, "SELECT journal_mode = 'wal' FROM pragma_journal_mode",
+                  &wal, err, err_len) != 0)
+        goto fail;
+    if (!wal) {
+        snprintf(err, err_len, "%s: cannot use WAL mode", path);
         goto fail;
     }
-    sqlite3_busy_timeout(store->db, 5000);
-    const char *pragmas = synchronous_full
-        ? "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
-        : "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
-    if (sqlite3_exec(store->db, pragmas, NULL, NULL, NULL) != SQLITE_OK) {
-        snprintf(err, err_len, "%s: %s", path, sqlite3_errmsg(store->db));
-        goto fail;
-    }
-    if (migrate(store->db, err, err_len) != 0)
+    if (exec_or_say(store->db, path, "setting synchronous", synchronous_full
+                    ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL",
+                    err, err_len) != 0 ||
+        migrate(store, err, err_len) != 0)
         goto fail;
     if (sqlite3_prepare_v2(store->db,
             "INSERT INTO games (id, width, height, k, gravity, misere, early_draw,"
@@ -257,21 +448,19 @@ struct store *store_open(const char *path, int synchronous_full, char *err,
         sqlite3_prepare_v2(store->db,
             "INSERT INTO moves (game_id, seq, kind, mark, cell, finish_order)"
             " VALUES (?,?,?,?,?,?)", -1, &store->insert_event, NULL) != SQLITE_OK) {
-        snprintf(err, err_len, "preparing statements: %s", sqlite3_errmsg(store->db));
+        snprintf(err, err_len, "%s: preparing statements: %s", path, sqlite3_errmsg(store->db));
         goto fail;
     }
-    pthread_mutex_init(&store->lock, NULL);
-    pthread_cond_init(&store->wake_writer, NULL);
+    if (open_db(path, &store->rdb, err, err_len) != 0)
+        goto fail;
     if (pthread_create(&store->writer, NULL, writer_main, store) != 0) {
         snprintf(err, err_len, "cannot start the writer thread");
         goto fail;
     }
+    store->writer_started = 1;
     return store;
 fail:
-    sqlite3_finalize(store->insert_game);
-    sqlite3_finalize(store->insert_event);
-    sqlite3_close(store->db);
-    free(store);
+    store_close(store);
     return NULL;
 }
 
@@ -279,75 +468,294 @@ void store_close(struct store *store)
 {
     if (!store)
         return;
-    pthread_mutex_lock(&store->lock);
-    store->stopping = 1;
-    pthread_cond_signal(&store->wake_writer);
-    pthread_mutex_unlock(&store->lock);
-    pthread_join(store->writer, NULL);
+    if (store->writer_started) {
+        pthread_mutex_lock(&store->lock);
+        store->stopping = 1;
+        pthread_cond_signal(&store->wake_writer);
+        pthread_mutex_unlock(&store->lock);
+        pthread_join(store->writer, NULL);
+    }
     sqlite3_finalize(store->insert_game);
     sqlite3_finalize(store->insert_event);
-    sqlite3_close(store->db);
+    /* The reader first: the writer's close, the last, checkpoints the WAL. */
+    if (sqlite3_close(store->rdb) != SQLITE_OK || sqlite3_close(store->db) != SQLITE_OK)
+        fprintf(stderr, "ttt-server: closing %s: %s\n", store->path, sqlite3_errmsg(store->db));
+    if (store->lock_fd >= 0)
+        close(store->lock_fd); /* releases the lock; the file stays, naming nobody live */
     pthread_mutex_destroy(&store->lock);
+    pthread_mutex_destroy(&store->read_lock);
     pthread_cond_destroy(&store->wake_writer);
+    free(store->path);
     free(store);
 }
 
-static void copy_text(char *dst, size_t cap, const unsigned char *src)
+/* A text column into dst (cap bytes with its NUL); -1 if it is not text,
+ * too long or holds a NUL byte. */
+static int column_text(sqlite3_stmt *st, int i, char *dst, size_t cap)
 {
-    snprintf(dst, cap, "%s", src ? (const char *)src : "");
+    if (sqlite3_column_type(st, i) != SQLITE_TEXT)
+        return -1;
+    const unsigned char *text = sqlite3_column_text(st, i);
+    int len = sqlite3_column_bytes(st, i);
+    if (!text || len < 0 || (size_t)len >= cap || memchr(text, '\0', (size_t)len))
+        return -1;
+    memcpy(dst, text, (size_t)len);
+    dst[len] = '\0';
+    return 0;
 }
 
-int store_load(struct store *store, store_game_fn on_game,
-               store_event_fn on_event, void *user)
+static int column_int(sqlite3_stmt *st, int i, long long lo, long long hi, long long *out)
 {
-    sqlite3_stmt *st;
-    int result = 0;
-    if (sqlite3_prepare_v2(store->db,
-            "SELECT id, width, height, k, gravity, misere, early_draw, ply_limit,"
-            " rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token,"
-            " o_token FROM games ORDER BY rowid", -1, &st, NULL) != SQLITE_OK)
+    if (sqlite3_column_type(st, i) != SQLITE_INTEGER)
         return -1;
-    int rc;
-    while (result == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        struct store_game g;
-        memset(&g, 0, sizeof g);
-        copy_text(g.id, sizeof g.id, sqlite3_column_text(st, 0));
-        int *values[] = {&g.width, &g.height, &g.k, &g.gravity, &g.misere,
-                         &g.early_draw, &g.ply_limit, &g.rated};
-        for (int i = 0; i < 8; i++)
-            *values[i] = sqlite3_column_int(st, 1 + i);
-        for (int s = 0; s < 2; s++) {
-            copy_text(g.kind[s], sizeof g.kind[s], sqlite3_column_text(st, 9 + s));
-            g.budget[s] = sqlite3_column_int64(st, 11 + s);
-            copy_text(g.name[s], sizeof g.name[s], sqlite3_column_text(st, 13 + s));
-            copy_text(g.token[s], sizeof g.token[s], sqlite3_column_text(st, 15 + s));
+    long long v = sqlite3_column_int64(st, i);
+    if (v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static const char *type_name(int type)
+{
+    switch (type) {
+    case SQLITE_INTEGER: return "an integer";
+    case SQLITE_FLOAT: return "a real";
+    case SQLITE_TEXT: return "text";
+    case SQLITE_BLOB: return "a blob";
+    default: return "null";
+    }
+}
+
+/* Why column i of the row is refused. */
+static void say_column(char *why, size_t cap, const char *table, long long rowid,
+                       sqlite3_stmt *st, int i)
+{
+    int type = sqlite3_column_type(st, i);
+    snprintf(why, cap, "%s row %lld: %s is %s%s", table, rowid, sqlite3_column_name(st, i),
+             type_name(type), type == SQLITE_TEXT ? " (too long, empty or with a NUL)"
+                            : type == SQLITE_INTEGER ? " out of range" : "");
+}
+
+/* A games row (columns as in scan_games_sql, from offset 1); the column at
+ * fault, or -1. */
+static int read_game(sqlite3_stmt *st, int base, struct store_game *g)
+{
+    long long v;
+    memset(g, 0, sizeof *g);
+    if (column_text(st, base, g->id, sizeof g->id) != 0 || g->id[0] == '\0')
+        return base;
+    int *values[] = {&g->width, &g->height, &g->k, &g->gravity, &g->misere,
+                     &g->early_draw, &g->ply_limit, &g->rated};
+    for (int i = 0; i < 8; i++) {
+        if (column_int(st, base + 1 + i, INT_MIN, INT_MAX, &v) != 0)
+            return base + 1 + i;
+        *values[i] = (int)v;
+    }
+    for (int s = 0; s < 2; s++) {
+        if (column_text(st, base + 9 + s, g->kind[s], sizeof g->kind[s]) != 0)
+            return base + 9 + s;
+        if (column_int(st, base + 11 + s, 0, LLONG_MAX, &g->budget[s]) != 0)
+            return base + 11 + s;
+        if (column_text(st, base + 13 + s, g->name[s], sizeof g->name[s]) != 0)
+            return base + 13 + s;
+        if (column_text(st, base + 15 + s, g->token[s], sizeof g->token[s]) != 0)
+            return base + 15 + s;
+    }
+    return -1;
+}
+
+/* A moves row's event columns (seq, kind, mark, cell, finish_order from
+ * base); the column at fault, or -1. */
+static int read_event(sqlite3_stmt *st, int base, struct store_event *e)
+{
+    long long v[5];
+    static const long long lo[5] = {0, 0, -1, -1, 0};
+    static const long long hi[5] = {INT_MAX, 2, 1, INT_MAX, LLONG_MAX};
+    for (int i = 0; i < 5; i++)
+        if (column_int(st, base + i, lo[i], hi[i], &v[i]) != 0)
+            return base + i;
+    *e = (struct store_event){(int)v[0], (int)v[1], (int)v[2], (int)v[3], v[4]};
+    return -1;
+}
+
+struct scan {
+    struct store *store;
+    store_game_fn on_game;
+    store_event_fn on_event;
+    void *user;
+    long skipped;
+    char *err;
+    size_t err_len;
+};
+
+/* A row refused: outside salvage the load stops with why; in it, why is
+ * reported and the load goes on. */
+static int refuse(struct scan *sc, const char *why, const char *then)
+{
+    if (!sc->store->salvage) {
+        snprintf(sc->err, sc->err_len, "%s: %s (--salvage skips it)", sc->store->path, why);
+        return -1;
+    }
+    fprintf(stderr, "ttt-server: %s: %s; %s\n", sc->store->path, why, then);
+    sc->skipped++;
+    return 0;
+}
+
+static int games_row(struct scan *sc, sqlite3_stmt *st, long long rowid)
+{
+    struct store_game g;
+    int col = read_game(st, 1, &g);
+    if (col >= 0) {
+        char why[200];
+        say_column(why, sizeof why, "games", rowid, st, col);
+        return refuse(sc, why, "game skipped");
+    }
+    return sc->on_game(sc->user, &g) == 0 ? 0 : -1;
+}
+
+static int moves_row(struct scan *sc, sqlite3_stmt *st, long long rowid)
+{
+    char id[24], why[200];
+    struct store_event e;
+    if (column_text(st, 1, id, sizeof id) != 0) {
+        say_column(why, sizeof why, "moves", rowid, st, 1);
+        return refuse(sc, why, "row skipped");
+    }
+    int col = read_event(st, 2, &e);
+    if (col >= 0) {
+        say_column(why, sizeof why, "moves", rowid, st, col);
+        if (refuse(sc, why, "its game skipped") != 0)
+            return -1;
+        return sc->on_event(sc->user, id, NULL) == 0 ? 0 : -1;
+    }
+    return sc->on_event(sc->user, id, &e) == 0 ? 0 : -1;
+}
+
+/* In salvage, after a read error past rowid after of table: the rowid of
+ * the next row that reads, probing ever further; LLONG_MIN if none does. */
+static long long next_readable(struct store *store, const char *table, long long after)
+{
+    char sql[96];
+    snprintf(sql, sizeof sql, "SELECT rowid FROM %s WHERE rowid > ?1 ORDER BY rowid LIMIT 1",
+             table);
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(store->rdb, sql, -1, &st, NULL) != SQLITE_OK)
+        return LLONG_MIN;
+    long long found = LLONG_MIN;
+    /* Rowids start at 1: from the start of the table, probe from there. */
+    long long base = after < 0 ? 0 : after;
+    for (long long gap = 0; gap < ((long long)1 << 62); gap = gap ? 2 * gap : 1) {
+        if (base > LLONG_MAX - gap)
+            break;
+        sqlite3_reset(st);
+        if (sqlite3_bind_int64(st, 1, base + gap) != SQLITE_OK)
+            break;
+        int rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW) {
+            found = sqlite3_column_int64(st, 0);
+            break;
         }
-        result = on_game(user, &g);
+        if (rc == SQLITE_DONE)
+            break;
     }
     sqlite3_finalize(st);
-    if (result != 0)
+    return found;
+}
+
+/* Every row of table (sql takes the rowid to start after as ?1 and answers
+ * the rowid first) through row. A read error stops the load outside
+ * salvage; in it, the rows that do not read are reported and skipped. */
+static int scan_table(struct scan *sc, const char *table, const char *sql,
+                      int (*row)(struct scan *, sqlite3_stmt *, long long))
+{
+    struct store *store = sc->store;
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(store->rdb, sql, -1, &st, NULL) != SQLITE_OK) {
+        snprintf(sc->err, sc->err_len, "%s: reading %s: %s", store->path, table,
+                 sqlite3_errmsg(store->rdb));
         return -1;
-    if (sqlite3_prepare_v2(store->db,
-            "SELECT game_id, seq, kind, mark, cell, finish_order FROM moves ORDER BY rowid",
-            -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    while (result == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-        struct store_event e = {
-            .seq = sqlite3_column_int(st, 1), .kind = sqlite3_column_int(st, 2),
-            .mark = sqlite3_column_int(st, 3), .cell = sqlite3_column_int(st, 4),
-            .finish_order = sqlite3_column_int64(st, 5)};
-        result = on_event(user, (const char *)sqlite3_column_text(st, 0), &e);
+    }
+    long long after = LLONG_MIN, pass_start, gap = 1;
+    int result = 0;
+    for (;;) {
+        pass_start = after;
+        sqlite3_reset(st);
+        if (sqlite3_bind_int64(st, 1, after) != SQLITE_OK) {
+            snprintf(sc->err, sc->err_len, "%s: %s", store->path, sqlite3_errmsg(store->rdb));
+            result = -1;
+            break;
+        }
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+            long long rowid = sqlite3_column_int64(st, 0);
+            if (row(sc, st, rowid) != 0) {
+                result = -1;
+                break;
+            }
+            if (rowid > after)
+                after = rowid; /* only forward, even where a damaged page disagrees */
+        }
+        if (result != 0 || rc == SQLITE_DONE)
+            break;
+        char where[48] = "", why[160];
+        if (after != LLONG_MIN)
+            snprintf(where, sizeof where, " after row %lld", after);
+        snprintf(why, sizeof why, "%s", sqlite3_errmsg(store->rdb));
+        if (!store->salvage) {
+            snprintf(sc->err, sc->err_len, "%s: reading %s%s: %s (--salvage skips what does"
+                     " not read)", store->path, table, where, why);
+            result = -1;
+            break;
+        }
+        long long next = next_readable(store, table, after);
+        sc->skipped++;
+        if (next == LLONG_MIN) {
+            fprintf(stderr, "ttt-server: %s: reading %s%s: %s; the rows past it are skipped\n",
+                    store->path, table, where, why);
+            break;
+        }
+        /* A pass that read nothing new (the first row whose key reads may be
+         * one whose values do not; a damaged page may give rows out of
+         * order) skips ever further, so the scan always ends. */
+        gap = after > pass_start ? 1 : gap < ((long long)1 << 61) ? 2 * gap : gap;
+        long long resume = next - 1;
+        if (after == pass_start) {
+            long long base = after < 0 ? 0 : after;
+            resume = base > LLONG_MAX - gap ? LLONG_MAX : base + gap;
+            if (resume < next)
+                resume = next;
+        }
+        if (resume <= after && after != LLONG_MIN)
+            resume = after + 1;
+        fprintf(stderr, "ttt-server: %s: reading %s%s: %s; rows up to %lld skipped\n",
+                store->path, table, where, why, resume);
+        after = resume;
     }
     sqlite3_finalize(st);
     return result;
 }
 
-void store_stats(struct store *store, uint64_t *commits, double *mean_us,
-                 double *last_us)
+int store_load(struct store *store, store_game_fn on_game, store_event_fn on_event,
+               void *user, long *skipped, char *err, size_t err_len)
+{
+    struct scan sc = {store, on_game, on_event, user, 0, err, err_len};
+    err[0] = '\0';
+    pthread_mutex_lock(&store->read_lock);
+    int rc = scan_table(&sc, "games", scan_games_sql, games_row);
+    if (rc == 0)
+        rc = scan_table(&sc, "moves", scan_moves_sql, moves_row);
+    pthread_mutex_unlock(&store->read_lock);
+    *skipped = sc.skipped;
+    return rc;
+}
+
+void store_stats(struct store *store, struct store_stats *out)
 {
     pthread_mutex_lock(&store->lock);
-    *commits = store->commits;
-    *mean_us = store->commits ? store->total_us / (double)store->commits : 0.0;
-    *last_us = store->last_us;
+    out->commits = store->commits;
+    out->failed_writes = store->failed_writes;
+    out->mean_us = store->commits ? store->total_us / (double)store->commits : 0.0;
+    out->last_us = store->last_us;
+    snprintf(out->last_error, sizeof out->last_error, "%s", store->last_error);
     pthread_mutex_unlock(&store->lock);
 }

@@ -1,0 +1,216 @@
+"""test_store.py - the SQLite store's integrity: one server per database, damaged files refused (or salvaged and reported), bad rows named, failed commits shown by /api/health."""
+import os
+import random
+import sqlite3
+import subprocess
+
+import httpx
+
+from conftest import auth, new_game
+from restart import write_db
+from serverproc import Server, free_port, server_path
+
+
+def run_server(db, *extra, timeout=60):
+    """Runs a server that is expected to exit by itself (a refused start)."""
+    return subprocess.run([server_path(), "--listen", "127.0.0.1", "--port", str(free_port()),
+                           "--db", str(db), *extra], capture_output=True, text=True,
+                          timeout=timeout)
+
+
+def stored_db(tmp_path, games=2000):
+    """A database in the server's schema holding games 3x3 games; their plies by id."""
+    db = tmp_path / "games.db"
+    srv = Server(db).start()
+    assert srv.stop() == 0
+    return db, write_db(str(db), games, 7)
+
+
+def health(srv):
+    return httpx.get(srv.url + "/api/health", timeout=30)
+
+
+def test_a_second_server_on_the_same_database_is_refused(tmp_path):
+    db = tmp_path / "games.db"
+    first = Server(db).start()
+    try:
+        second = run_server(db)
+        assert second.returncode == 1
+        assert str(db) in second.stderr and str(first.proc.pid) in second.stderr, second.stderr
+        assert "in use" in second.stderr
+        with httpx.Client(base_url=first.url, timeout=30) as c:
+            g = new_game(c)
+            assert c.post(f"/api/games/{g['id']}/moves", headers=auth(g["tokens"]["x"]),
+                          json={"ply": 0, "cell": "b2"}).status_code == 200
+        # A kill -9 releases the database with the process.
+        first.kill()
+        again = Server(db).start()
+        with httpx.Client(base_url=again.url, timeout=30) as c:
+            assert c.get(f"/api/games/{g['id']}").json()["moves"] == ["b2"]
+        assert again.stop() == 0
+    finally:
+        first.kill()
+
+
+def zero_page(db, pageno):
+    with open(db, "r+b") as f:
+        f.seek(4096 * (pageno - 1))
+        f.write(bytes(4096))
+
+
+def served_as_stored(srv, plies):
+    """How many of the stored games the server serves, each at its stored ply
+    or (its last rows lost) before it, never past it."""
+    with httpx.Client(base_url=srv.url, timeout=30) as c:
+        return sum(1 for gid, ply in plies.items()
+                   if (r := c.get(f"/api/games/{gid}")).status_code == 200
+                   and r.json()["ply"] <= ply)
+
+
+def test_a_zeroed_page_stops_the_start_and_salvage_reports_what_it_skips(tmp_path):
+    # The reproducer: dd if=/dev/zero of=games.db bs=4096 seek=3 count=1
+    # conv=notrunc. It used to start serving no game, without a word.
+    db, plies = stored_db(tmp_path)
+    zero_page(db, 4)
+    refused = run_server(db)
+    assert refused.returncode == 1
+    assert str(db) in refused.stderr and "quick_check" in refused.stderr, refused.stderr
+    srv = Server(db, "--salvage").start()
+    try:
+        served = health(srv).json()["games"]
+        log = srv.output()
+        assert "skipped" in log and "--salvage:" in log, log
+        assert 0 < served < len(plies), (served, log)
+        assert served_as_stored(srv, plies) == served
+    finally:
+        assert srv.stop() == 0
+
+
+def test_a_zeroed_page_of_the_log_skips_its_games(tmp_path):
+    db, plies = stored_db(tmp_path)
+    con = sqlite3.connect(db)
+    pages = [p for (p,) in con.execute("SELECT pageno FROM dbstat WHERE name = 'moves'"
+                                       " AND pagetype = 'leaf' ORDER BY pageno")]
+    con.close()
+    zero_page(db, pages[len(pages) // 2])
+    refused = run_server(db)
+    assert refused.returncode == 1
+    assert str(db) in refused.stderr and "quick_check" in refused.stderr, refused.stderr
+    srv = Server(db, "--salvage").start()
+    try:
+        served = health(srv).json()["games"]
+        log = srv.output()
+        assert "rows up to" in log and "--salvage:" in log, log
+        assert 0 < served < len(plies), (served, log)
+        assert served_as_stored(srv, plies) == served
+    finally:
+        assert srv.stop() == 0
+
+
+def test_flipped_bits_stop_the_start(tmp_path):
+    db, plies = stored_db(tmp_path)
+    size = os.path.getsize(db)
+    rng = random.Random(5)
+    with open(db, "r+b") as f:
+        for _ in range(1000):
+            pos = rng.randrange(4096, size)  # the header page left whole
+            f.seek(pos)
+            byte = f.read(1)[0]
+            f.seek(pos)
+            f.write(bytes([byte ^ (1 << rng.randrange(8))]))
+    refused = run_server(db)
+    assert refused.returncode == 1
+    assert str(db) in refused.stderr and "quick_check" in refused.stderr, refused.stderr
+    srv = Server(db, "--salvage").start()
+    try:
+        assert health(srv).json()["games"] < len(plies)
+        assert "skipped" in srv.output()
+    finally:
+        assert srv.stop() == 0
+
+
+def set_schema(db, table, sql):
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA writable_schema = ON")
+    con.execute("UPDATE sqlite_schema SET sql = ? WHERE name = ?", (sql, table))
+    con.commit()
+    con.close()
+
+
+def test_a_null_game_id_is_reported_with_its_rowid(tmp_path):
+    db, plies = stored_db(tmp_path, 50)
+    con = sqlite3.connect(db)
+    (moves_sql,) = con.execute("SELECT sql FROM sqlite_schema WHERE name = 'moves'").fetchone()
+    con.close()
+    # What one flipped byte of a record header does: a NULL where NOT NULL
+    # holds (the constraint is lifted to write it, then put back).
+    set_schema(db, "moves", moves_sql.replace("game_id TEXT NOT NULL", "game_id TEXT"))
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("INSERT INTO moves (game_id, seq, kind, mark, cell) VALUES (NULL, 0, 0, 1, 4)")
+        (rowid,) = con.execute("SELECT max(rowid) FROM moves").fetchone()
+    con.close()
+    set_schema(db, "moves", moves_sql)
+    refused = run_server(db)
+    assert refused.returncode == 1, refused.stderr
+    assert str(db) in refused.stderr and "game_id" in refused.stderr, refused.stderr
+    srv = Server(db, "--salvage").start()
+    try:
+        assert f"moves row {rowid}: game_id is null" in srv.output()
+        assert health(srv).json()["games"] == len(plies)
+    finally:
+        assert srv.stop() == 0
+
+
+def test_a_column_of_the_wrong_type_is_reported_with_its_rowid(tmp_path):
+    db, plies = stored_db(tmp_path, 50)
+    con = sqlite3.connect(db)
+    with con:
+        con.execute("UPDATE games SET width = 'wide' WHERE rowid = 7")
+        (gid,) = con.execute("SELECT id FROM games WHERE rowid = 7").fetchone()
+    con.close()
+    refused = run_server(db)
+    assert refused.returncode == 1
+    assert "games row 7: width is text" in refused.stderr and str(db) in refused.stderr
+    srv = Server(db, "--salvage").start()
+    try:
+        assert "games row 7: width is text" in srv.output()
+        assert health(srv).json()["games"] == len(plies) - 1
+        assert httpx.get(f"{srv.url}/api/games/{gid}", timeout=30).status_code == 404
+    finally:
+        assert srv.stop() == 0
+
+
+def test_health_is_degraded_while_commits_fail(tmp_path):
+    db = tmp_path / "games.db"
+    srv = Server(db).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            g = new_game(c)
+            url, h = f"/api/games/{g['id']}/moves", auth(g["tokens"]["x"])
+            assert c.get("/api/health").json()["status"] == "ok"
+            # A trigger in the file refuses every move: each commit of one
+            # fails for real, as on a full disk or a read-only file (which
+            # root, as CI runs, could write anyway).
+            con = sqlite3.connect(db, timeout=30)
+            with con:
+                con.execute("CREATE TRIGGER refuse BEFORE INSERT ON moves"
+                            " BEGIN SELECT RAISE(ABORT, 'the disk refuses'); END")
+            failed = c.post(url, headers=h, json={"ply": 0, "cell": "b2"})
+            assert failed.status_code == 503 and failed.json()["status"] == "store_failed"
+            sick = c.get("/api/health")
+            assert sick.status_code == 503
+            body = sick.json()
+            assert body["status"] == "degraded"
+            assert "the disk refuses" in body["store"]["last_error"]
+            assert body["store"]["failed_writes"] >= 1
+            assert c.get(f"/api/games/{g['id']}").json()["ply"] == 0
+            with con:
+                con.execute("DROP TRIGGER refuse")
+            con.close()
+            assert c.post(url, headers=h, json={"ply": 0, "cell": "b2"}).status_code == 200
+            well = c.get("/api/health")
+            assert well.status_code == 200 and well.json()["status"] == "ok"
+            assert well.json()["store"]["last_error"] is None
+    finally:
+        assert srv.stop() == 0
