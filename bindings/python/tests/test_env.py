@@ -180,7 +180,7 @@ def test_aec_cycle_with_last():
         observation, reward, termination, truncation, info = env.last()
         assert set(observation) == {"observation", "action_mask"}
         assert observation["observation"].shape == (3, 3, 2)
-        assert observation["observation"].dtype == np.uint8
+        assert observation["observation"].dtype == np.int8  # as connect_four_v3
         assert observation["action_mask"].dtype == np.int8
         seen.append((agent, reward, termination))
         env.step(None if termination or truncation else next(moves))
@@ -199,7 +199,7 @@ def test_aec_observation_and_mask():
     assert obs["action_mask"].tolist() == [1] * 7
     assert env.agent_selection == "player_1"
     assert env.action_space("player_0").n == 7
-    assert env.observation_space("player_0").shape == (6, 7, 2)
+    assert env.observation_space("player_0")["observation"].shape == (6, 7, 2)
     assert "a b c d e f g" in env.render()
 
 

@@ -1,9 +1,11 @@
 """env.py - learning environments on libttt: VectorEnv (a batch of games, Gymnasium's vector API) and Env (one game, PettingZoo's AEC API); the only module that imports numpy."""
 
+from __future__ import annotations
+
 import copy
 import ctypes
 import threading
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -12,7 +14,8 @@ from . import (BOT_PERFECT, BOT_RANDOM, BOT_STRONG, DRAW,
 from ._errors import _INT_MAX, _INT_MIN, _c_int, _error, _index, _unsigned
 from ._library import _SIZE_BITS
 
-__all__ = ["VectorEnv", "Env", "Discrete", "MultiDiscrete", "Box", "PRESETS"]
+__all__ = ["VectorEnv", "Env", "Discrete", "MultiDiscrete", "Box", "Dict",
+           "PRESETS"]
 
 # Named games: (width, height, k, gravity).
 PRESETS = {
@@ -30,75 +33,237 @@ AGENTS = {"x": 1, "o": -1, "alternate": 0}
 
 
 # ---------------------------------------------------------------------------
-# Spaces: the fields and methods of Gymnasium's spaces that agents read,
-# without depending on gymnasium.
+# Spaces. With gymnasium importable they are gymnasium.spaces' own classes
+# (Discrete, MultiDiscrete, Box, Dict), so code that checks isinstance or
+# calls any of their methods sees Gymnasium's. Without it, small stand-ins
+# behave the same way for what agents and the PettingZoo and Gymnasium
+# checks use (Gymnasium 1.x): n/shape/dtype/low/high, seed(seed) -> the
+# seed used (a Dict: {key: seed}),
+# sample(mask=None), contains(x) (also `x in space`), np_random, equality,
+# and a Dict's subscripting, keys and items.
+
+try:
+    import gymnasium as _gymnasium
+    from gymnasium import spaces as _gym_spaces
+except ImportError:
+    _gymnasium = None
+
+try:
+    from pettingzoo import AECEnv as _AECEnv
+except ImportError:
+    _AECEnv = object
 
 
-class Discrete:
-    """Integers 0 .. n - 1, as gymnasium.spaces.Discrete."""
+class _Space:
+    """What every stand-in space has: a seedable generator."""
 
-    def __init__(self, n: int, seed: Optional[int] = None):
-        self.n = int(n)
-        self.shape: Tuple[int, ...] = ()
-        self.dtype = np.dtype(np.int64)
-        self._rng = np.random.default_rng(seed)
+    shape: Tuple[int, ...] = ()
+    dtype = None
 
-    def seed(self, seed: Optional[int] = None) -> None:
-        self._rng = np.random.default_rng(seed)
+    def __init__(self, seed: Optional[int] = None):
+        self._np_random = None
+        if seed is not None:
+            self.seed(seed)
 
-    def sample(self, mask: Optional[np.ndarray] = None) -> int:
-        """A uniform integer, or a uniform one among mask's nonzero places."""
+    @property
+    def np_random(self) -> np.random.Generator:
+        if self._np_random is None:
+            self.seed()
+        return self._np_random
+
+    def seed(self, seed: Optional[int] = None) -> int:
+        """Seeds the space's generator (None: a seed drawn from the
+        operating system); returns the seed used, as gymnasium's spaces do."""
+        if seed is None:
+            seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0]) >> 1
+        seed = _unsigned(seed, 64, "seed")
+        self._np_random = np.random.default_rng(seed)
+        return seed
+
+    def __contains__(self, x: Any) -> bool:
+        return self.contains(x)
+
+
+def _check_mask(mask: Any, n: int) -> np.ndarray:
+    """A Discrete-style mask: an int8 array of n zeros and ones."""
+    if not isinstance(mask, np.ndarray) or mask.dtype != np.int8:
+        raise TypeError("a mask must be an np.int8 array, not %s"
+                        % getattr(mask, "dtype", type(mask).__name__))
+    if mask.shape != (n,):
+        raise ValueError("a mask must have shape (%d,), not %s" % (n, mask.shape))
+    if ((mask != 0) & (mask != 1)).any():
+        raise ValueError("a mask holds only 0 and 1")
+    return mask
+
+
+class _Discrete(_Space):
+    """Integers start .. start + n - 1, as gymnasium.spaces.Discrete."""
+
+    def __init__(self, n: int, seed: Optional[int] = None, start: int = 0):
+        self.n = np.int64(_index(n, "n"))
+        if self.n < 1:
+            raise ValueError("n must be positive, not %d" % self.n)
+        self.start = np.int64(_index(start, "start"))
+        self.shape, self.dtype = (), np.dtype(np.int64)
+        super().__init__(seed)
+
+    def sample(self, mask: Optional[np.ndarray] = None) -> np.int64:
+        """A uniform integer; with mask (int8, shape (n,)), a uniform one
+        among the places that hold 1, or start if there are none."""
         if mask is None:
-            return int(self._rng.integers(self.n))
-        legal = np.flatnonzero(mask)
-        return int(self._rng.choice(legal)) if legal.size else 0
+            return self.start + self.np_random.integers(self.n)
+        legal = np.flatnonzero(_check_mask(mask, int(self.n)))
+        if not legal.size:
+            return self.start
+        return self.start + np.int64(self.np_random.choice(legal))
 
     def contains(self, x: Any) -> bool:
-        return isinstance(x, (int, np.integer)) and 0 <= int(x) < self.n
+        if isinstance(x, (bool, np.bool_)):
+            return False
+        if isinstance(x, (np.generic, np.ndarray)):
+            if x.shape != () or not np.issubdtype(x.dtype, np.integer):
+                return False
+        elif not isinstance(x, int):
+            return False
+        return bool(self.start <= int(x) < self.start + self.n)
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, _Discrete) and self.n == other.n
+                and self.start == other.start)
 
     def __repr__(self) -> str:
-        return "Discrete(%d)" % self.n
+        return ("Discrete(%d)" % self.n if not self.start
+                else "Discrete(%d, start=%d)" % (self.n, self.start))
 
 
-class MultiDiscrete:
-    """One Discrete(n) per game, as gymnasium.spaces.MultiDiscrete."""
+class _MultiDiscrete(_Space):
+    """An array of integers, place i in 0 .. nvec[i] - 1, as
+    gymnasium.spaces.MultiDiscrete."""
 
-    def __init__(self, nvec: Sequence[int], seed: Optional[int] = None):
+    def __init__(self, nvec: Sequence[int], dtype=np.int64,
+                 seed: Optional[int] = None):
         self.nvec = np.asarray(nvec, dtype=np.int64)
-        self.shape = self.nvec.shape
-        self.dtype = np.dtype(np.int64)
-        self._rng = np.random.default_rng(seed)
+        self.shape, self.dtype = self.nvec.shape, np.dtype(dtype)
+        super().__init__(seed)
 
-    def seed(self, seed: Optional[int] = None) -> None:
-        self._rng = np.random.default_rng(seed)
-
-    def sample(self) -> np.ndarray:
-        return (self._rng.random(self.shape) * self.nvec).astype(np.int64)
+    def sample(self, mask: Optional[Sequence[np.ndarray]] = None) -> np.ndarray:
+        """One uniform integer a place; mask: one Discrete mask a place."""
+        if mask is None:
+            return (self.np_random.random(self.shape) * self.nvec).astype(self.dtype)
+        out = np.empty(self.shape, dtype=self.dtype)
+        for i, n in enumerate(self.nvec.flat):
+            legal = np.flatnonzero(_check_mask(mask[i], int(n)))
+            out.flat[i] = self.np_random.choice(legal) if legal.size else 0
+        return out
 
     def contains(self, x: Any) -> bool:
-        x = np.asarray(x)
-        return x.shape == self.shape and bool(((x >= 0) & (x < self.nvec)).all())
+        x = np.asarray(x) if isinstance(x, (list, tuple)) else x
+        return (isinstance(x, np.ndarray) and x.shape == self.shape
+                and x.dtype != object and np.can_cast(x.dtype, self.dtype)
+                and bool(((x >= 0) & (x < self.nvec)).all()))
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, _MultiDiscrete)
+                and np.array_equal(self.nvec, other.nvec))
 
     def __repr__(self) -> str:
-        return "MultiDiscrete(%s)" % (self.nvec.tolist(),)
+        return "MultiDiscrete(%s)" % (self.nvec,)
 
 
-class Box:
+class _Box(_Space):
     """Arrays of a shape and dtype with values in [low, high], as
-    gymnasium.spaces.Box."""
+    gymnasium.spaces.Box (bounds given as scalars)."""
 
-    def __init__(self, low: float, high: float, shape: Tuple[int, ...], dtype):
-        self.low, self.high = low, high
-        self.shape = tuple(shape)
-        self.dtype = np.dtype(dtype)
+    def __init__(self, low: float, high: float, shape: Tuple[int, ...], dtype,
+                 seed: Optional[int] = None):
+        self.shape, self.dtype = tuple(int(s) for s in shape), np.dtype(dtype)
+        self.low = np.full(self.shape, low, dtype=self.dtype)
+        self.high = np.full(self.shape, high, dtype=self.dtype)
+        super().__init__(seed)
+
+    def sample(self, mask: None = None) -> np.ndarray:
+        if mask is not None:
+            raise ValueError("a Box takes no mask")
+        if self.dtype.kind in "iu":
+            return self.np_random.integers(self.low, self.high, endpoint=True,
+                                           dtype=self.dtype)
+        return self.np_random.uniform(self.low, self.high).astype(self.dtype)
 
     def contains(self, x: Any) -> bool:
-        x = np.asarray(x)
-        return (x.shape == self.shape and x.dtype == self.dtype
-                and bool(((x >= self.low) & (x <= self.high)).all()))
+        if not isinstance(x, np.ndarray):
+            try:
+                x = np.asarray(x, dtype=self.dtype)
+            except (TypeError, ValueError, OverflowError):
+                return False
+        return bool(np.can_cast(x.dtype, self.dtype) and x.shape == self.shape
+                    and (x >= self.low).all() and (x <= self.high).all())
+
+    def __eq__(self, other: Any) -> bool:
+        return (isinstance(other, _Box) and self.shape == other.shape
+                and self.dtype == other.dtype
+                and np.array_equal(self.low, other.low)
+                and np.array_equal(self.high, other.high))
 
     def __repr__(self) -> str:
-        return "Box(%s, %s, %s, %s)" % (self.low, self.high, self.shape, self.dtype)
+        return "Box(%s, %s, %s, %s)" % (self.low.flat[0], self.high.flat[0],
+                                        self.shape, self.dtype)
+
+
+class _Dict(_Space):
+    """Named subspaces, as gymnasium.spaces.Dict: space["observation"]
+    (the keys of a plain dict sorted, as gymnasium sorts them)."""
+
+    def __init__(self, spaces: dict[str, Any], seed: Optional[int] = None):
+        self.spaces = dict(sorted(spaces.items()))
+        self.shape, self.dtype = None, None
+        super().__init__(None)
+        if seed is not None:
+            self.seed(seed)
+
+    def seed(self, seed: Optional[int] = None) -> dict[str, int]:
+        """Seeds each subspace, from seeds drawn by a generator seeded with
+        seed; returns {key: the subspace's seed}."""
+        super().seed(seed)
+        return {key: space.seed(int(self._np_random.integers(2 ** 63)))
+                for key, space in self.spaces.items()}
+
+    def sample(self, mask: None = None) -> dict[str, Any]:
+        return {key: space.sample() for key, space in self.spaces.items()}
+
+    def contains(self, x: Any) -> bool:
+        return (isinstance(x, dict) and x.keys() == self.spaces.keys()
+                and all(space.contains(x[key]) for key, space in self.spaces.items()))
+
+    def __getitem__(self, key: str):
+        return self.spaces[key]
+
+    def __iter__(self):
+        return iter(self.spaces)
+
+    def __len__(self) -> int:
+        return len(self.spaces)
+
+    def keys(self):
+        return self.spaces.keys()
+
+    def items(self):
+        return self.spaces.items()
+
+    def values(self):
+        return self.spaces.values()
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, _Dict) and self.spaces == other.spaces
+
+    def __repr__(self) -> str:
+        return "Dict(%s)" % ", ".join("%r: %r" % item for item in self.spaces.items())
+
+
+if _gymnasium is not None:
+    Discrete, MultiDiscrete = _gym_spaces.Discrete, _gym_spaces.MultiDiscrete
+    Box, Dict = _gym_spaces.Box, _gym_spaces.Dict
+else:
+    Discrete, MultiDiscrete, Box, Dict = _Discrete, _MultiDiscrete, _Box, _Dict  # type: ignore
 
 
 # ---------------------------------------------------------------------------
@@ -229,7 +394,7 @@ class VectorEnv:
     bool array (num_envs, actions) viewing the C mask.
     """
 
-    metadata: Dict[str, Any] = {"autoreset_mode": "same-step"}
+    metadata: dict[str, Any] = {"autoreset_mode": "same-step"}
 
     def __init__(self, num_envs: int, width: int = 3, height: int = 3,
                  k: int = 3, gravity: bool = False, opponent=None,
@@ -303,8 +468,8 @@ class VectorEnv:
         self._truncated = self._truncated_u8.view(np.bool_)
         self._infos = {"action_mask": self._mask, "status": self._status,
                        "outcome": self._outcome}
-        self.single_action_space = Discrete(self.num_actions, seed)
-        self.action_space = MultiDiscrete([self.num_actions] * num_envs, seed)
+        self.single_action_space = Discrete(self.num_actions, seed=seed)
+        self.action_space = MultiDiscrete([self.num_actions] * num_envs, seed=seed)
         self.single_observation_space = Box(0, 1, (2, height, width), self._obs.dtype)
         self.observation_space = Box(0, 1, (num_envs, 2, height, width), self._obs.dtype)
         if seed is not None:
@@ -334,7 +499,7 @@ class VectorEnv:
         return self._batch
 
     def reset(self, *, seed: Optional[int] = None,
-              options: Optional[Dict[str, Any]] = None):
+              options: Optional[dict[str, Any]] = None):
         """Starts every game anew; seed (if given) reseeds the opponents
         (game i from seed + i * 0x9E3779B97F4A7C15). Returns (obs, infos)."""
         if seed is not None:
@@ -475,7 +640,7 @@ def _render(board: np.ndarray, width: int) -> str:
 # One game as PettingZoo's AEC environment
 
 
-class Env:
+class Env(_AECEnv):  # type: ignore[misc, valid-type]
     """One game with PettingZoo's AEC interface, as tictactoe_v3 and
     connect_four_v3 have it:
 
@@ -486,37 +651,47 @@ class Env:
             action = None if termination or truncation else policy(observation)
             env.step(action)
 
-    Agents are "player_0"/"player_1" for connect4 (as connect_four_v3) and
-    "player_1"/"player_2" otherwise (as tictactoe_v3); the first plays X.
-    observe(agent) gives {"observation": uint8 (height, width, 2): channel 0
-    the agent's marks, channel 1 the other's; "action_mask": int8 (actions,)}.
-    A win gives +1 to the winner and -1 to the loser, a draw 0; an illegal
-    action ends the game with -1 for its player and 0 for the other (as
-    PettingZoo's TerminateIllegalWrapper), infos[agent]["illegal_move"] True.
-    A ply-limit draw sets truncations instead of terminations.
+    With pettingzoo importable it is a pettingzoo.AECEnv, and its spaces
+    are gymnasium's (see the spaces above). Agents are "player_0" and
+    "player_1" for connect4 (as connect_four_v3) and "player_1" and
+    "player_2" otherwise (as tictactoe_v3); the first plays X.
+    observe(agent) gives {"observation": int8 (height, width, 2): channel 0
+    the agent's marks, channel 1 the other's; "action_mask": int8
+    (actions,), all zeros for an agent whose turn it is not}, an element of
+    observation_space(agent), a Dict of those two Boxes. A win gives +1 to
+    the winner and -1 to the loser, a draw 0; an illegal action ends the game
+    with -1 for its player and 0 for the other (as PettingZoo's
+    TerminateIllegalWrapper), infos[agent]["illegal_move"] True. A ply-limit
+    draw sets truncations instead of terminations. A finished agent's
+    step(None) removes it and clears every reward, so summing env.rewards
+    after each step counts each reward once.
 
-    Differences from PettingZoo: actions number cells row-major (row * width
-    + col; tictactoe_v3 numbers them column-major), or columns under gravity
-    as connect_four_v3 does; there is no randomness, so reset's seed only
-    seeds the action spaces; render() returns the board as text for any
-    render_mode; the spaces are this module's Discrete and Box stand-ins
-    (same fields), and observation_space(agent) is the Box of "observation"
-    only, not a Dict space.
+    Differences from PettingZoo's games: actions number cells row-major
+    (row * width + col; tictactoe_v3 numbers them column-major), or columns
+    under gravity as connect_four_v3 does; there is no randomness, so reset's
+    seed only seeds the action spaces; render_mode is None, "human" (step
+    prints the board) or "ansi", and render() returns the board as text
+    ("rgb_array" is refused: there are no images).
     """
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "ttt_v0",
-                "is_parallelizable": False}
+    metadata = {"render_modes": ["human", "ansi"], "name": "ttt_v0",
+                "is_parallelizable": False, "render_fps": 1}
 
     def __init__(self, game: Optional[str] = None, width: int = 3,
                  height: int = 3, k: int = 3, gravity: bool = False, *,
                  misere: bool = False, early_draw: bool = False,
                  ply_limit: int = 0, render_mode: Optional[str] = None,
                  lib_path: Optional[str] = None):
+        if _AECEnv is not object:
+            super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError("render_mode must be None, 'human' or 'ansi', not "
+                             "%r (the board is drawn as text)" % (render_mode,))
         width, height, k, gravity = _shape(game, width, height, k, gravity)
+        ply_limit = _ply_limit(ply_limit)
         self.render_mode = render_mode
         self._game = Game(width=width, height=height, k=k, misere=misere,
                           early_draw=early_draw, gravity=gravity, lib_path=lib_path)
-        ply_limit = _ply_limit(ply_limit)
         if ply_limit:
             from . import RULE_PLY_LIMIT
             self._game.set_rule(RULE_PLY_LIMIT, ply_limit)
@@ -526,9 +701,13 @@ class Env:
         first = 0 if game in ("connect4", "connect_four") else 1
         self.possible_agents = ["player_%d" % first, "player_%d" % (first + 1)]
         self._marks = {self.possible_agents[0]: 1, self.possible_agents[1]: -1}
-        self._action_spaces = {a: Discrete(self.num_actions) for a in self.possible_agents}
-        self._observation_spaces = {a: Box(0, 1, (height, width, 2), np.uint8)
-                                    for a in self.possible_agents}
+        # One space object per agent, the same one on every call.
+        self.action_spaces = {a: Discrete(self.num_actions)
+                              for a in self.possible_agents}
+        self.observation_spaces = {
+            a: Dict({"observation": Box(0, 1, (height, width, 2), np.int8),
+                     "action_mask": Box(0, 1, (self.num_actions,), np.int8)})
+            for a in self.possible_agents}
         self.reset()
 
     @property
@@ -539,33 +718,41 @@ class Env:
     def max_num_agents(self) -> int:
         return len(self.possible_agents)
 
-    def action_space(self, agent: str) -> Discrete:
-        return self._action_spaces[agent]
+    @property
+    def unwrapped(self) -> "Env":
+        return self
 
-    def observation_space(self, agent: str) -> Box:
-        return self._observation_spaces[agent]
+    def action_space(self, agent: str):
+        return self.action_spaces[agent]
+
+    def observation_space(self, agent: str):
+        return self.observation_spaces[agent]
 
     def reset(self, seed: Optional[int] = None,
-              options: Optional[Dict[str, Any]] = None) -> None:
+              options: Optional[dict[str, Any]] = None) -> None:
+        if seed is not None:
+            seed = _unsigned(seed, 63, "seed")
         self._game.reset()
         if seed is not None:
             for i, agent in enumerate(self.possible_agents):
-                self._action_spaces[agent].seed(seed + i)
+                self.action_spaces[agent].seed(seed + i)
         self.agents: List[str] = self.possible_agents[:]
         self.rewards = {a: 0 for a in self.agents}
         self._cumulative_rewards = {a: 0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: Dict[str, Dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
 
-    def observe(self, agent: str) -> Dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
         board = np.array(self._game.board(), dtype=np.int8)
         mark = self._marks[agent]
-        observation = np.stack([board == mark, board == -mark], axis=2).astype(np.uint8)
+        observation = np.stack([board == mark, board == -mark], axis=2).astype(np.int8)
+        # Only the agent to move has legal moves (as PettingZoo's games).
         mask = np.zeros(self.num_actions, dtype=np.int8)
-        for row, col in self._game.legal_moves():
-            mask[col if self.gravity else row * self.width + col] = 1
+        if agent == self.agent_selection and agent in self.agents:
+            for row, col in self._game.legal_moves():
+                mask[col if self.gravity else row * self.width + col] = 1
         return {"observation": observation, "action_mask": mask}
 
     def last(self, observe: bool = True):
@@ -588,10 +775,13 @@ class Env:
         if self.terminations[agent] or self.truncations[agent]:
             if action is not None:
                 raise ValueError("when an agent is done, the only valid action is None")
-            # PettingZoo's dead step: the agent leaves, the next one plays.
+            # The dead step: the agent leaves, the next one plays, and the
+            # rewards are spent (each was counted after the step that gave it).
             self.agents.remove(agent)
             del self.rewards[agent], self._cumulative_rewards[agent]
             del self.terminations[agent], self.truncations[agent], self.infos[agent]
+            for a in self.agents:
+                self.rewards[a] = 0
             if self.agents:
                 self.agent_selection = self.agents[0]
             return
@@ -633,16 +823,22 @@ class Env:
         for a, reward in self.rewards.items():
             self._cumulative_rewards[a] += reward
         if self.render_mode == "human":
-            print(self.render())
+            self.render()
 
     # A copy owns its own Game (Game's copies are clones): copy.copy is
     # deepcopy, so two environments never share one C game.
     def __copy__(self) -> "Env":
         return copy.deepcopy(self)
 
-    def render(self) -> str:
+    def render(self) -> Optional[str]:
+        """The board as text (render_mode None or "ansi"); printed, and None
+        returned, in "human" mode."""
         board = np.array(self._game.board(), dtype=np.int8)
-        return _render(board, self.width)
+        text = _render(board, self.width)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         self._game.close()
