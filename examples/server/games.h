@@ -53,6 +53,7 @@ struct manager_limits {
     long max_budget;
     int bot_threads;
     int salvage;   /* --salvage: games that do not rebuild are skipped, not fatal */
+    long bot_time_ms; /* a deep bot move's time */
 };
 
 struct manager *manager_new(struct store *store, const struct manager_limits *limits);

@@ -39,7 +39,10 @@ static const char usage[] =
     "  --idle-timeout S       seconds of silence after which a connection is closed\n"
     "                         (default 30)\n"
     "  --max-budget N         largest node budget of a bot seat (default 2000000)\n"
-    "  --bot-threads N        threads moving bot seats (default 2)\n"
+    "  --bot-threads N        threads for deep bot searches (default 2); cheap moves\n"
+    "                         (random bots, small boards or budgets) have one more\n"
+    "  --bot-time MS          the longest a deep bot move searches, in milliseconds\n"
+    "                         (default 1000); its node budget bounds it too\n"
     "  --static DIR           serve index.html, app.js and style.css from DIR, read once\n"
     "                         at start, instead of the copies built into the program\n"
     "                         (for working on the client; default: the built-in copies)\n"
@@ -126,11 +129,11 @@ int main(int argc, char **argv)
     long port = 8080, max_games = 200000, max_size = 19, max_body = 8192;
     long max_header = 16384, max_conns = 512, max_budget = 2000000, bot_threads = 2;
     long conns_per_addr = 64, max_streams = 256, streams_per_addr = 16;
-    long header_timeout = 10, idle_timeout = 30;
+    long header_timeout = 10, idle_timeout = 30, bot_time = 1000;
     int sync_full = 1, salvage = 0;
     enum { O_LISTEN = 256, O_PORT, O_DB, O_SYNC, O_GAMES, O_SIZE, O_BODY, O_HEADER,
            O_CONNS, O_CONNS_ADDR, O_STREAMS, O_STREAMS_ADDR, O_HEADER_TIMEOUT,
-           O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE };
+           O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_BOT_TIME, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
         {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
@@ -146,6 +149,7 @@ int main(int argc, char **argv)
         {"idle-timeout", required_argument, NULL, O_IDLE_TIMEOUT},
         {"max-budget", required_argument, NULL, O_BUDGET},
         {"bot-threads", required_argument, NULL, O_BOTS},
+        {"bot-time", required_argument, NULL, O_BOT_TIME},
         {"static", required_argument, NULL, O_STATIC},
         {"export", required_argument, NULL, O_EXPORT},
         {"salvage", no_argument, NULL, O_SALVAGE},
@@ -174,6 +178,7 @@ int main(int argc, char **argv)
         case O_IDLE_TIMEOUT: bad |= parse_long(optarg, 2, 86400, &idle_timeout); break;
         case O_BUDGET: bad |= parse_long(optarg, 1, 4000000000L, &max_budget); break;
         case O_BOTS: bad |= parse_long(optarg, 1, 64, &bot_threads); break;
+        case O_BOT_TIME: bad |= parse_long(optarg, 1, 3600000, &bot_time); break;
         case O_STATIC: static_dir = optarg; break;
         case O_EXPORT: export_id = optarg; break;
         case O_SALVAGE: salvage = 1; break;
@@ -223,8 +228,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "ttt-server: %s\n", err);
         return 1;
     }
-    struct manager_limits limits = {max_games, (int)max_size, max_budget, (int)bot_threads,
-                                    salvage};
+    struct manager_limits limits = {.max_games = max_games, .max_size = (int)max_size,
+                                    .max_budget = max_budget, .bot_threads = (int)bot_threads,
+                                    .salvage = salvage, .bot_time_ms = bot_time};
     struct manager *mgr = manager_new(store, &limits);
     long games = 0, events = 0, skipped = 0;
     if (!mgr || manager_load(mgr, &games, &events, &skipped, err, sizeof err) != 0) {

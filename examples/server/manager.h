@@ -19,7 +19,8 @@ struct manager {
 
     pthread_mutex_t bot_lock;
     pthread_cond_t bot_wake;
-    struct game_entry *bot_head, *bot_tail;
+    struct game_entry *bot_head[2], *bot_tail[2]; /* the cheap lane, the deep lane */
+    double bot_seconds;                            /* a deep bot move's time */
     int bots_stopping;
     pthread_t *bot_threads;
     int bot_count;

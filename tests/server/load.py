@@ -1,4 +1,4 @@
-"""load.py - load generator for ttt-server: C connections playing over G games; prints acknowledged moves/s and p50/p99 latency.
+"""load.py - load generator for ttt-server: C connections playing over G games; prints acknowledged moves/s and p50/p99 latency (--bots N: a 3x3 bot's reply times while N deep bot games search).
 
 CI mode (--ci) runs a small bounded load on its own server and checks every
 move was acknowledged; without it, it is the benchmark (see docs/performance.md)."""
@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import os
 import random
+import json
 import re
 import subprocess
 import sys
@@ -88,6 +89,100 @@ async def run(args, port):
     return counts
 
 
+async def sse_open(port, game_id):
+    """An event stream over HTTP/1.0 (so the body is not chunked)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(f"GET /api/games/{game_id}/events HTTP/1.0\r\n\r\n".encode())
+    await writer.drain()
+    while (await reader.readline()) not in (b"\r\n", b""):
+        pass
+    return reader, writer
+
+
+async def sse_next(reader):
+    """The next event as (name, data), skipping comments."""
+    name, data = None, None
+    while True:
+        line = (await reader.readline()).decode()
+        if line == "":
+            raise ConnectionError("the stream ended")
+        line = line.rstrip("\n")
+        if line.startswith("event: "):
+            name = line[7:]
+        elif line.startswith("data: "):
+            data = json.loads(line[6:])
+        elif line == "" and name:
+            return name, data
+
+
+async def bot_replies(port, args):
+    """--bots N: N gomoku games of two perfect bots (node budget 2,000,000)
+    search on the server while a client plays 3x3 games against the strong
+    bot; prints the time from sending each move to the bot's reply."""
+    conn = Connection(port)
+
+    async def call(*request):
+        """A request, sent again on a new connection if the server closed an
+        idle one (a move is idempotent by its ply)."""
+        try:
+            return await conn.request(*request)
+        except ConnectionError:
+            return await conn.request(*request)
+
+    for _ in range(args.bots):
+        status, body = await conn.request("POST", "/api/games", {
+            "game": "gomoku", "x": {"kind": "perfect", "budget": 2000000},
+            "o": {"kind": "perfect", "budget": 2000000}})
+        if status != 201:
+            raise RuntimeError(f"create answered {status}: {body}")
+    status, before = await call("GET", "/api/health")
+    replies, start = [], time.monotonic()
+    while time.monotonic() < start + args.seconds:
+        status, g = await call("POST", "/api/games", {
+            "game": "tictactoe", "x": {"name": "load"}, "o": {"kind": "strong"}})
+        reader, writer = await sse_open(port, g["id"])
+        free = [cell_name(r, c) for r in range(3) for c in range(3)]
+        random.shuffle(free)
+        ply, over = 0, False
+        try:
+            while not over and time.monotonic() < start + args.seconds:
+                cell = free.pop()
+                sent = time.perf_counter()
+                status, body = await call("POST", f"/api/games/{g['id']}/moves",
+                                          {"ply": ply, "cell": cell}, g["tokens"]["x"])
+                if status != 200:
+                    raise RuntimeError(f"move answered {status}: {body}")
+                if body["state"] != "in_progress":
+                    break
+                while True:
+                    name, data = await asyncio.wait_for(sse_next(reader), 600)
+                    if name == "end":
+                        over = True
+                        break
+                    if name == "move" and data["ply"] == ply + 1:
+                        replies.append(time.perf_counter() - sent)
+                        free.remove(data["cell"])
+                        over = data["state"] != "in_progress"
+                        break
+                ply += 2
+        finally:
+            writer.close()
+    status, after = await call("GET", "/api/health")
+    await conn.close()
+    replies.sort()
+
+    def pct(p):
+        return replies[min(len(replies) - 1, int(p * len(replies)))] * 1000
+
+    deep = after["moves_acknowledged"] - before["moves_acknowledged"] - 2 * len(replies)
+    print(f"bots: {len(replies)} replies of the 3x3 strong bot in {args.seconds:.0f} s while "
+          f"{args.bots} gomoku games of two perfect bots (budget 2,000,000) searched "
+          f"(about {deep} of their moves played): p50 {pct(0.50):.1f} ms, "
+          f"p99 {pct(0.99):.1f} ms, max {replies[-1] * 1000:.1f} ms; {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.1f}", flush=True)
+    return {"moves": len(replies), "errors": 0}
+
+
 def cpu_seconds(pid):
     """User plus system CPU time of a running process, from /proc."""
     with open(f"/proc/{pid}/stat") as f:
@@ -141,6 +236,9 @@ def main():
     ap.add_argument("--dir", help="directory for the database (default: a temporary one)")
     ap.add_argument("--c-client", help="run this ttt-server-load (the C load generator) "
                     "instead of the Python clients")
+    ap.add_argument("--bots", type=int, metavar="N",
+                    help="instead: the 3x3 strong bot's reply times while N gomoku games of "
+                    "two perfect bots search")
     ap.add_argument("--ci", action="store_true", help="small and bounded: 50 games, 8 connections, 5 s")
     args = ap.parse_args()
     if args.ci:
@@ -157,7 +255,9 @@ def main():
             os.environ["TTT_SERVER"] = args.server
         srv.start()
         try:
-            if args.c_client:
+            if args.bots:
+                counts = asyncio.run(bot_replies(srv.port, args))
+            elif args.c_client:
                 counts = run_c_client(args, srv)
             else:
                 counts = asyncio.run(run(args, srv.port))
