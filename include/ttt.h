@@ -550,7 +550,10 @@ TTT_API int ttt_parse_cell(const char *text, size_t len, int *row, int *col,
  * (since 1.3) "gravity"; k is always written out (never 0); "moves" is "-"
  * for none. Moves are cell names, under gravity too. There is exactly one
  * canonical record per game, so a record that loads saves back byte for
- * byte; every record 1.2 wrote loads and saves back unchanged.
+ * byte; every record 1.2 wrote loads and saves back unchanged. Since 1.5
+ * the loader also takes the record's line as a text editor or a mail may
+ * leave it: with no final newline, with CR LF for LF, or followed by blank
+ * lines (LF or CR LF); such a record saves back in its canonical form.
  */
 
 /* Writes game's record into buf, NUL-terminated; *len receives the record's
@@ -566,10 +569,20 @@ TTT_API int ttt_game_save(const ttt_game *game, char *buf, size_t capacity,
  * text, TTT_E_SIZE for a bad n, w, h or k, the move's own code
  * (TTT_E_OCCUPIED, TTT_E_OFF_BOARD, TTT_E_GAME_OVER, TTT_E_FLOATING) for an
  * illegal move, TTT_E_NOMEM, and
- * TTT_E_INVALID for a NULL out, or NULL text with len > 0. */
+ * TTT_E_INVALID for a NULL out, or NULL text with len > 0.
+ * ttt_game_load_expected says what was wanted at that offset. */
 TTT_API int ttt_game_load(const char *text, size_t len,
                           const ttt_allocator *alloc, ttt_game **out,
                           size_t *error_offset);
+
+/* What ttt_game_load wanted at the offset where it refused text (since
+ * 1.5): a static, never-NULL English phrase to print after the offset and
+ * ttt_strerror's message, such as "\" k=\"", "a cell name: column letters
+ * a-z, then a row from 1 (b2)", "\" x=\", \" o=\", \" end=\" or the end of the
+ * line" or "a move that is legal after the moves before it". "" when text
+ * loads (or is NULL with len > 0). Parses text again as ttt_game_load does,
+ * with malloc: O(len) plus the moves' cost. */
+TTT_API const char *ttt_game_load_expected(const char *text, size_t len);
 
 /* ------------------------------------------------------------------------ */
 /* Engine: random player, perft, solver and bots                             */

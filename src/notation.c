@@ -24,11 +24,14 @@
  * is legal for the player to move, the unescaped bytes of a name are a
  * name ttt_game_set_name takes, and the ending is one the game after its
  * moves allows (it is still in progress). The record ends at the LF;
- * nothing may follow it. Records without the fields of 1.2 (limit, names,
- * ending) are exactly those of 1.0 and 1.1.
+ * since 1.5 the LF may be missing or be CR LF, and blank lines (LF or CR
+ * LF) may follow it: the parser reads the line without them
+ * (line_length), as an editor or a mail leaves a record. Nothing else may
+ * follow. Records without the fields of 1.2 (limit, names, ending) are
+ * exactly those of 1.0 and 1.1.
  *
- * Each game has exactly one record, so a record that loads saves back byte
- * for byte. That is why the parser rejects everything the grammar does not
+ * Each game has exactly one record, so a canonical record (one line, one
+ * LF) that loads saves back byte for byte. That is why the parser rejects everything the grammar does not
  * produce (upper case, spaces, leading zeros, other rule orders).
  *
  * Error offsets: for TTT_E_PARSE, the first byte at which the text stops
@@ -309,9 +312,14 @@ int ttt_game_save(const ttt_game *game, char *buf, size_t capacity,
  * left at the first bad byte, which becomes the error offset. */
 typedef struct reader {
     const char *text;
-    size_t len;
+    size_t len;       /* the record's line, without its line end */
     size_t pos;
+    const char *want; /* what the failing step needed at pos */
 } reader;
+
+/* What the steps want, for ttt_game_load_expected. */
+#define WANT_NUMBER "a decimal number without leading zeros"
+#define WANT_CELL "a cell name: column letters a-z, then a row from 1 (b2)"
 
 /* How many leading bytes of the remaining text match literal. */
 static size_t matching(const reader *r, const char *literal)
@@ -323,11 +331,14 @@ static size_t matching(const reader *r, const char *literal)
     return n;
 }
 
-static int expect(reader *r, const char *literal)
+static int expect(reader *r, const char *literal, const char *want)
 {
     size_t n = matching(r, literal);
     r->pos += n;
-    return literal[n] == '\0' ? TTT_OK : TTT_E_PARSE;
+    if (literal[n] == '\0')
+        return TTT_OK;
+    r->want = want;
+    return TTT_E_PARSE;
 }
 
 /* Reads a number without leading zeros. It must be followed by another byte:
@@ -338,6 +349,7 @@ static int read_number_to(reader *r, int cap, int *value)
 {
     int v = 0;
 
+    r->want = WANT_NUMBER;
     if (r->pos >= r->len || !is_digit(r->text[r->pos]))
         return TTT_E_PARSE;
     if (r->text[r->pos] == '0') {
@@ -348,6 +360,8 @@ static int read_number_to(reader *r, int cap, int *value)
     for (; r->pos < r->len && is_digit(r->text[r->pos]); r->pos++)
         if (v <= cap)
             v = v * 10 + (r->text[r->pos] - '0');
+    /* A number is always followed by more of the record. */
+    r->want = "more of the record after the number";
     if (r->pos >= r->len)
         return TTT_E_PARSE;
     *value = v;
@@ -402,10 +416,12 @@ static int read_rules(reader *r, int *misere, int *early_draw, int *gravity)
             best = n;
     }
     r->pos += best;
+    r->want = "the rules (classic, or misere, early-draw and gravity joined "
+              "by + in that order), then a space";
     return TTT_E_PARSE;
 }
 
-/* Replays the moves into game up to the final LF (not consumed). On an
+/* Replays the moves into game, up to the first byte after them. On an
  * illegal move *move_at is set to its name's offset. */
 static int read_moves(reader *r, ttt_game *game, size_t *move_at)
 {
@@ -413,28 +429,28 @@ static int read_moves(reader *r, ttt_game *game, size_t *move_at)
         r->pos++;
         return TTT_OK;
     }
-    for (;;) {
+    for (int first = 1;; first = 0) {
         int row, col, mark, status;
         size_t used;
 
         if (scan_cell(r->text + r->pos, r->len - r->pos, 0, &row, &col,
                       &used) != TTT_OK) {
             r->pos += used;
+            r->want = first ? WANT_CELL ", or - for no moves" : WANT_CELL;
             return TTT_E_PARSE;
         }
         *move_at = r->pos;
         r->pos += used;
-        /* A name at the very end may be cut short ("b1" of "b10"). */
-        if (r->pos >= r->len)
-            return TTT_E_PARSE;
         /* ttt_to_move gives no mark once the game is over; ttt_play would
          * call that a bad mark rather than a finished game. */
         mark = ttt_to_move(game);
         status = mark == TTT_EMPTY ? TTT_E_GAME_OVER
                                    : ttt_play(game, mark, row, col, NULL);
-        if (status != TTT_OK)
+        if (status != TTT_OK) {
+            r->want = "a move that is legal after the moves before it";
             return status;
-        if (r->text[r->pos] != ',')
+        }
+        if (r->pos >= r->len || r->text[r->pos] != ',')
             return TTT_OK;
         r->pos++;
     }
@@ -448,7 +464,7 @@ static int read_name(reader *r, ttt_game *game, int mark, size_t *where)
     size_t at[TTT_NAME_MAX + 1]; /* each name byte's offset in the record */
     size_t n = 0, bad;
 
-    if (expect(r, "\"") != TTT_OK) {
+    if (expect(r, "\"", "a double quote opening the name") != TTT_OK) {
         *where = r->pos;
         return TTT_E_PARSE;
     }
@@ -458,6 +474,7 @@ static int read_name(reader *r, ttt_game *game, int mark, size_t *where)
          * end of the text, is never closed. */
         if (r->pos >= r->len || r->text[r->pos] == '\n') {
             *where = r->pos;
+            r->want = "a double quote closing the name";
             return TTT_E_PARSE;
         }
         size_t byte_at = r->pos;
@@ -469,6 +486,7 @@ static int read_name(reader *r, ttt_game *game, int mark, size_t *where)
             if (r->pos >= r->len ||
                 (r->text[r->pos] != '"' && r->text[r->pos] != '\\')) {
                 *where = r->pos;
+                r->want = "a double quote or a backslash after a backslash";
                 return TTT_E_PARSE;
             }
             byte = r->text[r->pos];
@@ -477,6 +495,9 @@ static int read_name(reader *r, ttt_game *game, int mark, size_t *where)
             /* Too long, unless a byte before already made it invalid. */
             int early = ttt__check_name(name, n, &bad) != TTT_OK && bad < n;
             *where = early ? at[bad] : byte_at;
+            r->want = early ? "a name in UTF-8 without control characters"
+                            : "a double quote closing a name of at most 64 "
+                              "bytes";
             return TTT_E_NAME;
         }
         at[n] = byte_at;
@@ -486,63 +507,99 @@ static int read_name(reader *r, ttt_game *game, int mark, size_t *where)
     /* An empty name is written as no field at all. */
     if (n == 0) {
         *where = r->pos;
+        r->want = "a name (a player without one has no field)";
         return TTT_E_PARSE;
     }
     at[n] = r->pos;
     if (ttt__check_name(name, n, &bad) != TTT_OK) {
         *where = at[bad];
+        r->want = "a name in UTF-8 without control characters";
         return TTT_E_NAME;
     }
     r->pos++; /* the closing quote */
     int status = ttt_game_set_name(game, mark, name, n);
-    if (status != TTT_OK)
+    if (status != TTT_OK) {
         *where = start - 1;
+        r->want = "a name the game can store";
+    }
     return status;
 }
 
-/* Reads the optional fields after the moves (names, then the ending) and
- * the final LF, in their one order. On failure *where is the offset to
- * report. */
+/* Reads the ending after " end=" and ends the game with it; it must end
+ * the line. */
+static int read_ending(reader *r, ttt_game *game,
+                       const char *const endings[3], size_t *where)
+{
+    size_t ending_at = r->pos;
+    int ending = read_choice(r, endings, 3);
+    if (ending < 0) {
+        r->want = "resign-x, resign-o or draw-agreed";
+        *where = r->pos;
+        return TTT_E_PARSE;
+    }
+    int status = ending == 2 ? ttt_agree_draw(game, NULL)
+                             : ttt_resign(game, ending == 0 ? TTT_X : TTT_O,
+                                          NULL);
+    if (status != TTT_OK) {
+        r->want = "an ending the moves leave open (the game in progress)";
+        *where = ending_at;
+    }
+    return status;
+}
+
+/* Reads the optional fields after the moves (names, then the ending), in
+ * their one order, up to the end of the record's line. On failure *where
+ * is the offset to report. */
 static int read_extras(reader *r, ttt_game *game, size_t *where)
 {
-    static const char *const fields[] = {" x=", " o=", " end=", "\n"};
+    static const char *const fields[] = {" x=", " o=", " end="};
+    /* What may come next, by the first field still allowed. */
+    static const char *const wants[] = {
+        "\" x=\", \" o=\", \" end=\" or the end of the line",
+        "\" o=\", \" end=\" or the end of the line",
+        "\" end=\" or the end of the line",
+    };
     static const char *const endings[] = {"resign-x", "resign-o",
                                           "draw-agreed"};
     size_t first = 0; /* fields before this one are no longer allowed */
-    for (;;) {
-        int field = read_choice(r, fields + first,
-                                sizeof fields / sizeof fields[0] - first);
-        if (field < 0) {
-            *where = r->pos;
-            return TTT_E_PARSE;
+    while (r->pos < r->len) {
+        size_t at = r->pos;
+        if (first == 3) {
+            r->want = "the end of the line";
+        } else {
+            int field = read_choice(r, fields + first, 3 - first);
+            if (field >= 0) {
+                field += (int)first;
+                first = (size_t)field + 1;
+                int status = TTT_OK;
+                if (field < 2)
+                    status = read_name(r, game, field == 0 ? TTT_X : TTT_O,
+                                       where);
+                else
+                    status = read_ending(r, game, endings, where);
+                if (status != TTT_OK)
+                    return status;
+                continue;
+            }
+            /* After a move name a comma and another move could follow. */
+            r->want = first == 0 && at > 0 && is_digit(r->text[at - 1])
+                          ? "\",\" and a cell name, \" x=\", \" o=\", \" end=\" "
+                            "or the end of the line"
+                          : wants[first];
         }
-        field += (int)first;
-        first = (size_t)field + 1;
-        if (field == 3)
-            break;
-        if (field < 2) {
-            int status = read_name(r, game, field == 0 ? TTT_X : TTT_O, where);
-            if (status != TTT_OK)
-                return status;
-            continue;
+        /* The record is one line: after its line end, blank lines alone
+         * may follow; the error is at the first byte of the next line
+         * that is not blank. */
+        size_t next = at;
+        while (next < r->len &&
+               (r->text[next] == '\n' ||
+                (r->text[next] == '\r' && next + 1 < r->len &&
+                 r->text[next + 1] == '\n')))
+            next += r->text[next] == '\n' ? 1 : 2;
+        if (next > at) {
+            r->pos = next;
+            r->want = "nothing but blank lines after the record's line";
         }
-        size_t ending_at = r->pos;
-        int ending = read_choice(r, endings, sizeof endings / sizeof endings[0]);
-        /* The ending must end there, and "resign-x" cut short at the end
-         * of the text is a truncated record, not an unknown ending. */
-        if (ending < 0 || r->pos >= r->len || r->text[r->pos] != '\n') {
-            *where = r->pos;
-            return TTT_E_PARSE;
-        }
-        int status = ending == 2 ? ttt_agree_draw(game, NULL)
-                                 : ttt_resign(game, ending == 0 ? TTT_X : TTT_O,
-                                              NULL);
-        if (status != TTT_OK) {
-            *where = ending_at;
-            return status;
-        }
-    }
-    if (r->pos != r->len) {
         *where = r->pos;
         return TTT_E_PARSE;
     }
@@ -560,6 +617,7 @@ static int read_side(reader *r, int *side)
     int status = read_number(r, side);
     if (status == TTT_OK && (*side < TTT_MIN_SIZE || *side > TTT_MAX_SIZE)) {
         r->pos = at;
+        r->want = "a side from 3 to 1024";
         return TTT_E_SIZE;
     }
     return status;
@@ -572,14 +630,16 @@ static int read_geometry(reader *r, int *width, int *height, int *k)
 {
     static const char *const starts[] = {"ttt/1 n=", "ttt/1 w="};
     int form = read_choice(r, starts, 2);
-    if (form < 0)
+    if (form < 0) {
+        r->want = "\"ttt/1 n=\" or \"ttt/1 w=\"";
         return TTT_E_PARSE;
+    }
     int status = read_side(r, width);
     if (status != TTT_OK)
         return status;
     *height = *width;
     if (form == 1) {
-        status = expect(r, " h=");
+        status = expect(r, " h=", "\" h=\" after the width");
         size_t h_at = r->pos;
         if (status == TTT_OK)
             status = read_side(r, height);
@@ -587,10 +647,11 @@ static int read_geometry(reader *r, int *width, int *height, int *k)
             return status;
         if (*height == *width) {
             r->pos = h_at;
+            r->want = "a height other than the width (a square is n=N)";
             return TTT_E_PARSE;
         }
     }
-    status = expect(r, " k=");
+    status = expect(r, " k=", "\" k=\"");
     size_t k_at = r->pos;
     if (status == TTT_OK)
         status = read_number(r, k);
@@ -599,6 +660,7 @@ static int read_geometry(reader *r, int *width, int *height, int *k)
     int longest = *width > *height ? *width : *height;
     if (status == TTT_OK && (*k < TTT_MIN_SIZE || *k > longest)) {
         r->pos = k_at;
+        r->want = "a k from 3 to the longer side";
         return TTT_E_SIZE;
     }
     return status;
@@ -616,13 +678,13 @@ static int read_record(reader *r, const ttt_allocator *alloc,
         return status;
     }
     if (status == TTT_OK)
-        status = expect(r, " rules=");
+        status = expect(r, " rules=", "\" rules=\"");
     if (status == TTT_OK)
         status = read_rules(r, &misere, &early_draw, &gravity);
     /* The ply limit, if any, comes between the rules and the moves. */
     limit = 0;
     if (status == TTT_OK && r->pos < r->len && r->text[r->pos] == 'l') {
-        status = expect(r, "limit=");
+        status = expect(r, "limit=", "\"limit=\" or \"moves=\"");
         size_t limit_at = r->pos;
         if (status == TTT_OK)
             status = read_number_to(r, TTT_MAX_SIZE * TTT_MAX_SIZE, &limit);
@@ -630,13 +692,14 @@ static int read_record(reader *r, const ttt_allocator *alloc,
          * no field. */
         if (status == TTT_OK && (limit < 1 || limit >= width * height)) {
             *where = limit_at;
+            r->want = "a ply limit from 1 to the number of cells - 1";
             return TTT_E_RULE;
         }
         if (status == TTT_OK)
-            status = expect(r, " ");
+            status = expect(r, " ", "a space after the limit");
     }
     if (status == TTT_OK)
-        status = expect(r, "moves=");
+        status = expect(r, "moves=", "\"limit=\" or \"moves=\"");
     if (status != TTT_OK) {
         *where = r->pos;
         return status;
@@ -654,6 +717,7 @@ static int read_record(reader *r, const ttt_allocator *alloc,
     if (status != TTT_OK) {
         /* Geometry and rules were checked above: only memory can fail. */
         *where = r->pos;
+        r->want = "memory for the game";
         return status;
     }
 
@@ -666,19 +730,43 @@ static int read_record(reader *r, const ttt_allocator *alloc,
     return read_extras(r, *game, where);
 }
 
+/* The length of the record's line in text: without the line end (LF or
+ * CR LF) and the blank lines after it, so a record with no final newline,
+ * with CR LF line ends, or followed by empty lines reads as the line it
+ * holds. */
+static size_t line_length(const char *text, size_t len)
+{
+    while (len > 0 && text[len - 1] == '\n') {
+        len--;
+        if (len > 0 && text[len - 1] == '\r')
+            len--;
+    }
+    return len;
+}
+
+/* Reads text into *game (which the caller frees), as ttt_game_load. */
+static int load(const char *text, size_t len, const ttt_allocator *alloc,
+                ttt_game **game, size_t *where, const char **want)
+{
+    reader r = {text, line_length(text, len), 0, ""};
+    int status = read_record(&r, alloc, game, where);
+    *want = r.want;
+    return status;
+}
+
 /* On success error_offset is left untouched. */
 int ttt_game_load(const char *text, size_t len, const ttt_allocator *alloc,
                   ttt_game **out, size_t *error_offset)
 {
-    reader r = {text, len, 0};
     ttt_game *game = NULL;
     size_t where = 0;
+    const char *want;
     int status;
 
     if ((text == NULL && len > 0) || out == NULL) {
         status = TTT_E_INVALID;
     } else {
-        status = read_record(&r, alloc, &game, &where);
+        status = load(text, len, alloc, &game, &where, &want);
         if (status == TTT_OK) {
             *out = game;
             return TTT_OK;
@@ -688,4 +776,17 @@ int ttt_game_load(const char *text, size_t len, const ttt_allocator *alloc,
     if (error_offset != NULL)
         *error_offset = where;
     return status;
+}
+
+const char *ttt_game_load_expected(const char *text, size_t len)
+{
+    ttt_game *game = NULL;
+    size_t where = 0;
+    const char *want = "";
+
+    if (text == NULL && len > 0)
+        return "";
+    int status = load(text, len, NULL, &game, &where, &want);
+    ttt_game_free(game);
+    return status == TTT_OK || want == NULL ? "" : want;
 }

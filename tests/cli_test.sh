@@ -838,6 +838,27 @@ printf 'ttt/1 n=3 k=3 rules=classic moves=b2,b2\n' >"$tmp/bad.ttt"
 usage_fails replay "$tmp/bad.ttt" && grep -q 'byte' "$err"
 report "replay of an illegal move exits 2" $?
 
+# A record as an editor or a mail leaves it: no final newline, CR LF line
+# ends, blank lines after it. Each replays as the record itself.
+ok=0
+for end in '' '\r\n' '\n\n' '\r\n\r\n'; do
+    printf "ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3$end" >"$tmp/lenient.ttt"
+    if ! "$TTT" replay "$tmp/lenient.ttt" >"$out" 2>"$err" ||
+        [ "$(tail -n 1 "$out")" != "result: unfinished" ] ||
+        ! grep -q '^ply 3: X c3' "$out"; then
+        echo "# replay refused the record ending in '$end':"
+        sed 's/^/#   /' "$err"
+        ok=1
+    fi
+done
+report "replay takes a record with no final newline, CR LF, or blank lines after it" $ok
+
+# Any other error says what the record needed at that byte.
+printf 'ttt/1 n=3 k=3 rules=classic moves=b2,\n' >"$tmp/cut.ttt"
+usage_fails replay "$tmp/cut.ttt" &&
+    grep -q 'byte 37: malformed text; expected a cell name' "$err"
+report "replay names what was expected at the bad byte" $?
+
 printf 'this is not a game\n' >"$tmp/junk.ttt"
 usage_fails replay "$tmp/junk.ttt" && grep -q 'byte' "$err"
 report "malformed replay file exits 2" $?

@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -713,12 +714,15 @@ static void test_load_rejects_malformed(void **state)
         {"ttt/1 n=3 k=3 rules=classic moves=amk1\n", TTT_E_PARSE, 36},
         {"ttt/1 n=3 k=3 rules=classic moves=a99999999999999999999999\n",
          TTT_E_PARSE, 38},
-        /* the end of the record */
-        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3", TTT_E_PARSE, 42},
-        {"ttt/1 n=3 k=3 rules=classic moves=-", TTT_E_PARSE, 35},
-        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\r\n", TTT_E_PARSE, 42},
-        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n\n", TTT_E_PARSE, 43},
+        /* the end of the record: its line end (LF or CR LF, or none) and
+         * blank lines may follow it, nothing else (test_load_line_ends) */
         {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\nx", TTT_E_PARSE, 43},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\r\nx\r\n", TTT_E_PARSE, 44},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n\n\r\nx\n\n", TTT_E_PARSE, 46},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\r", TTT_E_PARSE, 42},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\r\r\n", TTT_E_PARSE, 42},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3\n \n", TTT_E_PARSE, 43},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2 end=resign-o\nx", TTT_E_PARSE, 50},
         {"ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3 \n", TTT_E_PARSE, 43}, /* see above */
         /* illegal moves: the move's own code at the start of its name */
         {"ttt/1 n=3 k=3 rules=classic moves=b2,b2\n", TTT_E_OCCUPIED, 37},
@@ -748,7 +752,107 @@ static void test_load_rejects_malformed(void **state)
             continue;
         }
         assert_load_fails(text, strlen(text), cases[i].code, cases[i].offset);
+        /* Every refusal says what was wanted there. */
+        char *copy = exact_copy(text, strlen(text));
+        const char *want = ttt_game_load_expected(copy, strlen(text));
+        free(copy);
+        assert_non_null(want);
+        if (want[0] == '\0')
+            print_error("record \"%s\": no expected text\n", text);
+        assert_true(want[0] != '\0');
     }
+}
+
+/* A record as an editor or a mail leaves it loads as the record itself:
+ * no final newline, CR LF line ends, blank lines after it (LF or CR LF);
+ * it saves back in the canonical form. */
+static void test_load_line_ends(void **state)
+{
+    (void)state;
+    static const char *const records[] = {
+        "ttt/1 n=3 k=3 rules=classic moves=b2,a1,c3",
+        "ttt/1 n=3 k=3 rules=classic moves=-",
+        "ttt/1 n=10 k=10 rules=misere+early-draw moves=b1,b10,j10,a1",
+        "ttt/1 w=7 h=6 k=4 rules=gravity moves=d6,d5,c6",
+        "ttt/1 n=3 k=3 rules=classic limit=6 moves=b2,a1 x=\"Ana\" "
+        "o=\"B\\\"ob\" end=resign-x",
+        "ttt/1 n=3 k=3 rules=classic moves=b2 o=\"Bob\"",
+    };
+    static const char *const ends[] = {
+        "", "\r\n", "\n\n", "\r\n\r\n", "\n\r\n\n", "\r\n\n\n\n",
+    };
+    for (size_t i = 0; i < sizeof records / sizeof records[0]; i++) {
+        for (size_t j = 0; j < sizeof ends / sizeof ends[0]; j++) {
+            char text[256], canonical[256];
+            snprintf(text, sizeof text, "%s%s", records[i], ends[j]);
+            snprintf(canonical, sizeof canonical, "%s\n", records[i]);
+            ttt_game *game = NULL;
+            size_t at = 9999;
+            int status = load_text(text, &game, &at);
+            if (status != TTT_OK)
+                print_error("record \"%s\": %d at %zu\n", text, status, at);
+            assert_int_equal(status, TTT_OK);
+            assert_saves_as(game, canonical);
+            char *copy = exact_copy(text, strlen(text));
+            assert_string_equal(ttt_game_load_expected(copy, strlen(text)), "");
+            free(copy);
+            ttt_game_free(game);
+        }
+    }
+}
+
+/* ttt_game_load_expected names what the record needed at the offset. */
+static void test_load_expected(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        const char *want;
+    } cases[] = {
+        {"ttt/1 n=3 rules=classic moves=-\n", "\" k=\""},
+        {"ttt/2 n=3 k=3 rules=classic moves=-\n",
+         "\"ttt/1 n=\" or \"ttt/1 w=\""},
+        {"ttt/1 n=03 k=3 rules=classic moves=-\n",
+         "a decimal number without leading zeros"},
+        {"ttt/1 n=2 k=3 rules=classic moves=-\n", "a side from 3 to 1024"},
+        {"ttt/1 n=3 k=4 rules=classic moves=-\n", "a k from 3 to the longer side"},
+        {"ttt/1 n=3 k=3 rules=gravity+misere moves=-\n",
+         "the rules (classic, or misere, early-draw and gravity joined by + "
+         "in that order), then a space"},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,\n",
+         "a cell name: column letters a-z, then a row from 1 (b2)"},
+        {"ttt/1 n=3 k=3 rules=classic moves=B2\n",
+         "a cell name: column letters a-z, then a row from 1 (b2), or - for "
+         "no moves"},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2,b2\n",
+         "a move that is legal after the moves before it"},
+        {"ttt/1 n=3 k=3 rules=classic moves=b2;a1\n",
+         "\",\" and a cell name, \" x=\", \" o=\", \" end=\" or the end of the "
+         "line"},
+        {"ttt/1 n=3 k=3 rules=classic moves=- x=\"A\" x=\"B\"\n",
+         "\" o=\", \" end=\" or the end of the line"},
+        {"ttt/1 n=3 k=3 rules=classic moves=- x=\"A\n",
+         "a double quote closing the name"},
+        {"ttt/1 n=3 k=3 rules=classic moves=- end=resign-z\n",
+         "resign-x, resign-o or draw-agreed"},
+        {"ttt/1 n=3 k=3 rules=classic moves=- end=resign-x x\n",
+         "the end of the line"},
+        {"ttt/1 n=3 k=3 rules=classic moves=-\nmore\n",
+         "nothing but blank lines after the record's line"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = strlen(cases[i].text);
+        char *copy = exact_copy(cases[i].text, len);
+        const char *want = ttt_game_load_expected(copy, len);
+        free(copy);
+        if (strcmp(want, cases[i].want) != 0)
+            print_error("record \"%s\": expected \"%s\", want \"%s\"\n",
+                        cases[i].text, want, cases[i].want);
+        assert_string_equal(want, cases[i].want);
+    }
+    assert_string_equal(ttt_game_load_expected(NULL, 3), "");
+    assert_string_equal(ttt_game_load_expected(NULL, 0),
+                        "\"ttt/1 n=\" or \"ttt/1 w=\"");
 }
 
 static void test_load_rejects_embedded_nul(void **state)
@@ -762,8 +866,11 @@ static void test_load_rejects_embedded_nul(void **state)
     assert_load_fails(after_nul, sizeof after_nul - 1, TTT_E_PARSE, 36);
 }
 
-/* Every proper prefix of a valid record is a truncated record: a parse error
- * at its end, never a size or move error, and never a read past it. */
+/* Every proper prefix of a valid record is either a record itself (cut
+ * after a move, a name or an ending: it loads and saves back as that
+ * prefix and a newline) or a truncated one: a parse error at its end, or
+ * (cut inside a move name, "b1" of "b10") that move's own error at its
+ * name; never a read past it. */
 static void test_load_rejects_every_prefix(void **state)
 {
     (void)state;
@@ -781,8 +888,27 @@ static void test_load_rejects_every_prefix(void **state)
         ttt_game *game = NULL;
         assert_int_equal(load_text(records[i], &game, NULL), TTT_OK);
         ttt_game_free(game);
-        for (size_t cut = 0; cut < len; cut++)
-            assert_load_fails(records[i], cut, TTT_E_PARSE, cut);
+        for (size_t cut = 0; cut < len; cut++) {
+            ttt_game *prefix = NULL;
+            size_t at = 9999;
+            int status = load_bytes(records[i], cut, &prefix, &at);
+            if (status == TTT_OK) {
+                char canonical[128];
+                snprintf(canonical, sizeof canonical, "%.*s\n", (int)cut,
+                         records[i]);
+                assert_saves_as(prefix, canonical);
+                ttt_game_free(prefix);
+            } else if (status != TTT_E_PARSE) {
+                /* A move cut short is another (here illegal) move. */
+                assert_true(status == TTT_E_OCCUPIED ||
+                            status == TTT_E_OFF_BOARD ||
+                            status == TTT_E_FLOATING);
+                assert_true(at < cut);
+                assert_true(records[i][at - 1] == ',' || records[i][at - 1] == '=');
+            } else {
+                assert_int_equal(at, cut);
+            }
+        }
     }
 }
 
@@ -895,6 +1021,8 @@ int main(void)
         cmocka_unit_test(test_load_rejects_malformed),
         cmocka_unit_test(test_load_rejects_embedded_nul),
         cmocka_unit_test(test_load_rejects_every_prefix),
+        cmocka_unit_test(test_load_line_ends),
+        cmocka_unit_test(test_load_expected),
         cmocka_unit_test(test_load_invalid_arguments),
         cmocka_unit_test(test_load_uses_allocator),
     };

@@ -179,12 +179,14 @@ static int cmd_replay(int argc, char **argv)
         return EXIT_USAGE;
     }
     status = ttt_game_load(text, len, NULL, &g, &offset);
-    free(text);
     if (status != TTT_OK) {
-        fprintf(stderr, "ttt: %s: byte %zu: %s\n", shown, offset,
-                ttt_strerror(status));
+        /* What the record needed there: the library says it. */
+        fprintf(stderr, "ttt: %s: byte %zu: %s; expected %s\n", shown, offset,
+                ttt_strerror(status), ttt_game_load_expected(text, len));
+        free(text);
         return EXIT_USAGE;
     }
+    free(text);
 
     plies = ttt_ply(g);
     printf("%dx%d board, %d in a row, rules %s, %d moves\n", ttt_width(g),

@@ -509,6 +509,9 @@ extern "C" {
         out: *mut *mut ttt_game,
         error_offset: *mut usize,
     ) -> c_int;
+    /// What `ttt_game_load` wanted where it refused `text`: a static
+    /// NUL-terminated phrase, empty when the text loads (since 1.5).
+    pub fn ttt_game_load_expected(text: *const c_char, len: usize) -> *const c_char;
 
     /// A uniformly random empty cell; `*seed` advances.
     pub fn ttt_random_move(

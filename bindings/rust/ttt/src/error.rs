@@ -105,18 +105,33 @@ impl ErrorKind {
 pub struct Error {
     code: c_int,
     offset: Option<usize>,
+    expected: Option<&'static str>,
 }
 
 impl Error {
     /// The error for a negative `TTT_E_*` status code.
     pub fn from_code(code: i32) -> Error {
-        Error { code, offset: None }
+        Error {
+            code,
+            offset: None,
+            expected: None,
+        }
     }
 
     pub(crate) fn with_offset(code: c_int, offset: usize) -> Error {
         Error {
             code,
             offset: Some(offset),
+            expected: None,
+        }
+    }
+
+    /// A record's error: where, and what the record needed there.
+    pub(crate) fn with_expected(code: c_int, offset: usize, expected: &'static str) -> Error {
+        Error {
+            code,
+            offset: Some(offset),
+            expected: Some(expected).filter(|e| !e.is_empty()),
         }
     }
 
@@ -143,14 +158,24 @@ impl Error {
     pub fn offset(&self) -> Option<usize> {
         self.offset
     }
+
+    /// For [`Game::load`](crate::Game::load): what the record needed at
+    /// the offset (`ttt_game_load_expected`), such as `" k="` or a cell name.
+    pub fn expected(&self) -> Option<&'static str> {
+        self.expected
+    }
 }
 
-/// The `ttt_strerror` message, then the offset if there is one.
+/// The `ttt_strerror` message, then the offset and what was expected there,
+/// if there are.
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.offset {
-            Some(offset) => write!(f, "{} (at byte {offset})", self.message()),
-            None => f.write_str(self.message()),
+        match (self.offset, self.expected) {
+            (Some(offset), Some(expected)) => {
+                write!(f, "{} (at byte {offset}; expected {expected})", self.message())
+            }
+            (Some(offset), None) => write!(f, "{} (at byte {offset})", self.message()),
+            _ => f.write_str(self.message()),
         }
     }
 }

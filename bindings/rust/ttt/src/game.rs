@@ -1,6 +1,7 @@
 //! game.rs - Game: owns one ttt_game (Drop, Clone, Send, Sync), plays, reads, saves and loads it, and runs a listener closure.
 use std::any::Any;
 use std::cell::RefCell;
+use std::ffi::CStr;
 use std::fmt;
 use std::os::raw::{c_int, c_void};
 use std::panic::{self, AssertUnwindSafe};
@@ -258,8 +259,10 @@ impl Game {
 
     /// A game from a saved record (`ttt/1 n=3 k=3 rules=classic moves=b2,a1`).
     /// A failure carries the byte offset of the first problem in
-    /// [`Error::offset`]: `Parse` for malformed text, `Size`, or the move's
-    /// own error (`Occupied`, `OffBoard`, `GameOver`).
+    /// [`Error::offset`], and what the record needed there in
+    /// [`Error::expected`]: `Parse` for malformed text, `Size`, or the move's
+    /// own error (`Occupied`, `OffBoard`, `GameOver`). A record with no
+    /// final newline, with CR LF line ends or blank lines after it loads.
     pub fn load(record: &str) -> Result<Game> {
         let (mut raw, mut offset) = (ptr::null_mut(), 0usize);
         // SAFETY: record is record.len() readable bytes; out-pointers are valid.
@@ -273,7 +276,11 @@ impl Game {
             )
         };
         if status < 0 {
-            return Err(Error::with_offset(status, offset));
+            // SAFETY: as above; the phrase is a static NUL-terminated string.
+            let expected = unsafe {
+                CStr::from_ptr(sys::ttt_game_load_expected(record.as_ptr().cast(), record.len()))
+            };
+            return Err(Error::with_expected(status, offset, expected.to_str().unwrap_or("")));
         }
         Ok(Game::from_raw(raw))
     }

@@ -176,6 +176,14 @@ fn load_errors_carry_the_offset() {
     // "zz" has column letters but no row number: the problem is at the newline.
     assert_eq!(e.offset(), Some(text.find("zz").unwrap() + 2));
     assert!(e.to_string().contains(&format!("at byte {}", e.offset().unwrap())));
+    // What was wanted there, in the error and its message.
+    assert!(e.expected().unwrap().starts_with("a cell name"));
+    assert!(e.to_string().contains("; expected a cell name"));
+    // A record as an editor or a mail leaves it loads.
+    for end in ["", "\r\n", "\n\n", "\r\n\r\n"] {
+        let game = Game::load(&format!("ttt/1 n=3 k=3 rules=classic moves=b2,a1{end}")).unwrap();
+        assert_eq!(game.save().unwrap(), "ttt/1 n=3 k=3 rules=classic moves=b2,a1\n");
+    }
     let text = "ttt/1 n=3 k=3 rules=classic moves=b2,b2\n";
     let e = Game::load(text).unwrap_err();
     assert_eq!((e.kind(), e.offset()), (ErrorKind::Occupied, Some(text.rfind("b2").unwrap())));
