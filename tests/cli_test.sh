@@ -1021,6 +1021,67 @@ if command -v script >/dev/null 2>&1 && script -qec true /dev/null </dev/null >/
         grep -q '^value=unknown plies=- best=- nodes=[1-9][0-9]*$' "$out" &&
         grep -q 'interrupted after [0-9]* positions; the value lies between loss and win' "$out"
     report "solve on a terminal shows progress at most every second and stops on SIGINT with what it knows (exit 1)" $?
+
+    # The final nodes= adds up every round, as the progress line does: with
+    # a budget of 300000 the rounds of 65536, 131072 and 262144 positions
+    # run out before the last one, so the total passes 300000 + 65536 (it
+    # was the last round's count alone, 300011).
+    timeout 120 script -qec "exec '$TTT' solve 8 5 --value-only --budget 300000" \
+        /dev/null </dev/null >"$tmp/pty" 2>&1
+    nodes=$(tr -d '\r' <"$tmp/pty" | sed -n 's/.*value=unknown plies=- best=- nodes=\([0-9]*\)$/\1/p')
+    [ -n "$nodes" ] && [ "$nodes" -gt 365536 ]
+    report "solve on a terminal reports every round's positions in nodes= ($nodes)" $?
+
+    # The rounds' child dies with the program: SIGTERM or SIGHUP to ttt
+    # stops the child before ttt ends (it ran on alone until its round
+    # ended). ttt runs under a shell that outlives it by a few seconds, as
+    # under an interactive shell: were ttt the terminal's session leader,
+    # its end would hang up the terminal and kill the child anyway. The
+    # child is found in /proc by its parent's pid.
+    children_of() {
+        for stat in /proc/[0-9]*/stat; do
+            line=$(cat "$stat" 2>/dev/null) || continue
+            # Fields after the command name, which may hold spaces; split
+            # on purpose (they are numbers and a state letter).
+            # shellcheck disable=SC2086
+            set -- ${line##*) }
+            if [ "$2" = "$parent_pid" ]; then
+                pid_dir=${stat%/stat}
+                echo "${pid_dir#/proc/}"
+            fi
+        done
+    }
+    for signal in TERM HUP; do
+        rm -f "$tmp/pid"
+        : >"$tmp/pty"
+        timeout 120 script -qec "'$TTT' solve 8 5 --value-only --budget 100000000 & echo \$! >'$tmp/pid'; wait; sleep 3" \
+            /dev/null </dev/null >"$tmp/pty" 2>&1 &
+        script_pid=$!
+        waited=0
+        while ! grep -q 'solve: [1-9][0-9]* positions, ' "$tmp/pty" 2>/dev/null &&
+            [ "$waited" -lt 300 ]; do
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        parent_pid=$(cat "$tmp/pid" 2>/dev/null)
+        child=$(children_of)
+        [ -n "$parent_pid" ] && kill -"$signal" "$parent_pid"
+        waited=0
+        while [ -n "$parent_pid" ] && [ -e "/proc/$parent_pid" ] && [ "$waited" -lt 100 ]; do
+            sleep 0.1
+            waited=$((waited + 1))
+        done
+        # ttt has ended: its child must be gone already (or a zombie).
+        alive=0
+        if [ -n "$child" ] && [ -e "/proc/$child" ]; then
+            state=$(sed 's/.*) \([A-Z]\).*/\1/' "/proc/$child/stat" 2>/dev/null)
+            [ "$state" != Z ] && [ -n "$state" ] && alive=1
+            [ "$alive" -eq 1 ] && kill -KILL "$child" 2>/dev/null
+        fi
+        wait "$script_pid"
+        [ -n "$child" ] && [ "$alive" -eq 0 ]
+        report "solve on a terminal: SIG$signal to ttt stops its child too" $?
+    done
 else
     echo "not ok - solve on a terminal: script(1) (Debian's bsdutils) is missing or cannot open a pseudo-terminal (mount devpts on /dev/pts)"
     failed=$((failed + 1))

@@ -15,6 +15,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #endif
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "cli.h"
 
@@ -36,7 +39,10 @@ int solve_watched(const ttt_game *g, uint64_t budget, int flags,
  * runs out tells how many positions it searched and the bounds it proved,
  * and an interrupt stops the child, keeping what the rounds found. The
  * rounds cost time (about as much again as the last round), so only a
- * terminal, where someone watches, gets them. */
+ * terminal, where someone watches, gets them. The child never outlives
+ * the parent: SIGTERM or SIGHUP to the parent stops it first, and should
+ * the parent die otherwise, Linux kills it (PR_SET_PDEATHSIG) and
+ * elsewhere it stops before its next round. */
 #define FIRST_ROUND_BUDGET (UINT64_C(1) << 16)
 
 /* What a round sends back: its status and result, then best_len cells. */
@@ -48,11 +54,19 @@ struct round_report {
 };
 
 static volatile sig_atomic_t interrupt_seen;
+/* SIGTERM or SIGHUP, once seen: the parent stops its child, then dies of
+ * that signal. */
+static volatile sig_atomic_t fatal_seen;
 
 static void note_interrupt(int signo)
 {
     (void)signo;
     interrupt_seen = 1;
+}
+
+static void note_fatal(int signo)
+{
+    fatal_seen = signo;
 }
 
 /* Writes all of len bytes; returns 0, or -1. */
@@ -93,12 +107,15 @@ static int read_all(int fd, void *data, size_t len)
  * cap), sending every round's report, until one finds the answer or the
  * budget is spent. */
 static void solve_rounds(int fd, const ttt_game *g, uint64_t budget,
-                         int flags, int32_t *best, size_t best_capacity)
+                         int flags, int32_t *best, size_t best_capacity,
+                         pid_t parent)
 {
     uint64_t round = FIRST_ROUND_BUDGET;
 
     for (;;) {
         struct round_report r;
+        if (getppid() != parent)
+            return; /* the parent is gone: nobody reads the rounds */
         uint64_t cap = budget != 0 && round > budget ? budget : round;
         memset(&r, 0, sizeof r);
         r.cap = cap;
@@ -138,13 +155,13 @@ int solve_watched(const ttt_game *g, uint64_t budget, int flags,
                   ttt_solution *sol, int32_t *best, size_t best_capacity,
                   size_t *best_len, int *interrupted)
 {
-    struct sigaction on_interrupt, before;
+    struct sigaction on_interrupt, on_fatal, before, before_term, before_hup;
     struct round_report r;
     uint64_t positions = 0;
     int lo = TTT_VALUE_LOSS, hi = TTT_VALUE_WIN, fds[2], status = TTT_E_BUDGET;
     int finished = 0, shown = 0, child_status;
     double start = now_ms(), last_shown = start, rounds_end = start;
-    pid_t child;
+    pid_t child, parent = getpid();
 
     *interrupted = 0;
     if (!isatty(STDERR_FILENO) || pipe(fds) != 0)
@@ -153,25 +170,44 @@ int solve_watched(const ttt_game *g, uint64_t budget, int flags,
     memset(&on_interrupt, 0, sizeof on_interrupt);
     on_interrupt.sa_handler = note_interrupt; /* no SA_RESTART: poll stops */
     sigemptyset(&on_interrupt.sa_mask);
+    on_fatal = on_interrupt;
+    on_fatal.sa_handler = note_fatal;
     interrupt_seen = 0;
+    fatal_seen = 0;
     sigaction(SIGINT, &on_interrupt, &before);
+    /* A signal the caller ignores (nohup's SIGHUP) stays ignored. */
+    sigaction(SIGTERM, NULL, &before_term);
+    sigaction(SIGHUP, NULL, &before_hup);
+    if (before_term.sa_handler != SIG_IGN)
+        sigaction(SIGTERM, &on_fatal, NULL);
+    if (before_hup.sa_handler != SIG_IGN)
+        sigaction(SIGHUP, &on_fatal, NULL);
     fflush(NULL);
     child = fork();
     if (child == 0) {
         signal(SIGINT, SIG_IGN); /* the parent answers Ctrl-C */
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
+#ifdef __linux__
+        /* Killed when the parent dies, however it dies; a parent gone
+         * before this call is caught by solve_rounds' first check. */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+#endif
         close(fds[0]);
-        solve_rounds(fds[1], g, budget, flags, best, best_capacity);
+        solve_rounds(fds[1], g, budget, flags, best, best_capacity, parent);
         _exit(0);
     }
     close(fds[1]);
     if (child < 0) {
         close(fds[0]);
         sigaction(SIGINT, &before, NULL);
+        sigaction(SIGTERM, &before_term, NULL);
+        sigaction(SIGHUP, &before_hup, NULL);
         return ttt_solve(g, budget, 0, flags, sol, best, best_capacity,
                          best_len);
     }
 
-    while (!finished && !interrupt_seen) {
+    while (!finished && !interrupt_seen && !fatal_seen) {
         struct pollfd p = {fds[0], POLLIN, 0};
         double now = now_ms();
         int wait_ms = (int)(1000.0 - (now - last_shown));
@@ -201,6 +237,7 @@ int solve_watched(const ttt_game *g, uint64_t budget, int flags,
         finished = status != TTT_E_BUDGET || r.cap == budget;
         if (finished) {
             *sol = r.sol;
+            sol->nodes = positions; /* every round's, as the progress said */
             if (best_len != NULL)
                 *best_len = r.best_len;
         }
@@ -222,8 +259,12 @@ int solve_watched(const ttt_game *g, uint64_t budget, int flags,
         ;
     close(fds[0]);
     sigaction(SIGINT, &before, NULL);
+    sigaction(SIGTERM, &before_term, NULL);
+    sigaction(SIGHUP, &before_hup, NULL);
     if (shown)
         fputs("\r\033[K", stderr); /* the result replaces the progress */
+    if (fatal_seen)
+        raise(fatal_seen); /* as it would have: the child is stopped now */
     return status;
 }
 
