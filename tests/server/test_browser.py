@@ -1,6 +1,7 @@
-"""test_browser.py - the browser client in headless chromium: two players, a spectator, a reload, names as text."""
+"""test_browser.py - the browser client in headless chromium: two players, a spectator, a reload, names as text; a phone's width, failed requests, secrets after the end."""
 import shutil
 
+import httpx
 import pytest
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
@@ -9,6 +10,8 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions as EC
 from selenium.webdriver.support.ui import Select, WebDriverWait
+
+from serverproc import Server
 
 WAIT = 15
 
@@ -117,3 +120,109 @@ def test_two_players_and_a_spectator(server, browsers):
     wins = [b.get_attribute("id") for b in watcher.find_elements(By.CSS_SELECTOR, "#board .win")]
     assert sorted(wins) == ["cell-a1", "cell-b1", "cell-c1"]
     assert watcher.find_elements(By.CSS_SELECTOR, "#board .last")[0].get_attribute("id") == "cell-c1"
+
+
+@pytest.fixture
+def phone(tmp_path):
+    """A browser 375 px wide, a phone's viewport."""
+    driver = browser(tmp_path / "phone")
+    driver.set_window_size(375, 800)
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def seat_link(server, game, seat):
+    return f"{server.url}/#g={game['id']}&seat={seat}&t={game['tokens'][seat]}"
+
+
+def fits(driver):
+    return driver.execute_script(
+        "return [document.documentElement.scrollWidth, window.innerWidth]")
+
+
+def test_the_page_fits_a_phone_and_names_its_game(server, phone):
+    phone.get(server.url + "/")
+    width, inner = fits(phone)
+    assert inner <= 400 and width <= inner, (width, inner)
+    with httpx.Client(base_url=server.url, timeout=10.0) as c:
+        for body, title, cells in [
+                ({"game": "tictactoe"}, "Tic-tac-toe", 9),
+                ({"game": "connect4"}, "Connect Four", 42),
+                ({"width": 19, "height": 19, "k": 5}, "19x19, 5 in a row", 361)]:
+            g = c.post("/api/games", json={**body, "x": {"name": "Ana"},
+                                           "o": {"name": "Bo"}}).json()
+            phone.get(seat_link(server, g, "x"))
+            phone.refresh()  # a new hash alone does not reload the page
+            wait_text(phone, "status", "your move")
+            assert len(phone.find_elements(By.CSS_SELECTOR, "#board button")) == cells
+            width, inner = fits(phone)
+            assert width <= inner, (title, width, inner)
+            assert phone.find_element(By.ID, "home").text == title
+            board = phone.find_element(By.ID, "board").rect
+            assert board["x"] >= 0 and board["x"] + board["width"] <= inner, (title, board)
+            if title == "Connect Four":
+                # Discs, not letters: a click in column d drops a red disc to d6.
+                click = phone.find_element(By.ID, "cell-d1")
+                click.click()
+                WebDriverWait(phone, WAIT).until(
+                    lambda d: d.find_elements(By.CSS_SELECTOR, "#cell-d6 .disc.x"))
+                assert cell_text(phone, "d6") == ""
+                assert phone.find_element(By.ID, "cell-d6").get_attribute(
+                    "aria-label") == "d6 x"
+
+
+def test_a_failed_request_shows_a_message_and_a_retry(tmp_path, phone):
+    srv = Server(tmp_path / "games.db")
+    srv.start()
+    try:
+        g = httpx.post(srv.url + "/api/games", json={"game": "tictactoe"}, timeout=10).json()
+        phone.get(seat_link(srv, g, "x"))
+        wait_text(phone, "status", "your move")
+        srv.kill()
+        phone.find_element(By.ID, "cell-b2").click()
+        WebDriverWait(phone, WAIT).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#game-error button.retry"))
+        assert "did not answer" in phone.find_element(By.ID, "game-error").text
+        assert cell_text(phone, "b2") == ""
+        srv.start()
+        phone.find_element(By.CSS_SELECTOR, "#game-error button.retry").click()
+        WebDriverWait(phone, WAIT).until(lambda d: cell_text(d, "b2") == "X")
+        assert phone.find_element(By.ID, "game-error").text == ""
+        # An answer that is an error is shown too: resigning a game the
+        # server no longer knows (its database replaced).
+        srv.kill()
+        for f in tmp_path.glob("games.db*"):
+            if not f.name.endswith(".log"):
+                f.unlink()
+        srv.start()
+        phone.find_element(By.ID, "resign").click()
+        WebDriverWait(phone, WAIT).until(
+            lambda d: d.find_elements(By.CSS_SELECTOR, "#game-error button.retry"))
+        assert "no game" in phone.find_element(By.ID, "game-error").text
+    finally:
+        srv.kill()
+
+
+def test_secrets_leave_when_the_game_ends(server, browsers):
+    ana = browsers[0]
+    ana.get(server.url + "/")
+    Select(ana.find_element(By.ID, "opponent")).select_by_value("human")
+    ana.find_element(By.ID, "create-button").click()
+    WebDriverWait(ana, WAIT).until(EC.visibility_of_element_located((By.ID, "invite")))
+    invite = ana.find_element(By.ID, "invite").get_attribute("value")
+    game_id = ana.execute_script("return new URLSearchParams(location.hash.slice(1)).get('g')")
+    stored = ana.execute_script("return localStorage.getItem('ttt-game-' + arguments[0])", game_id)
+    assert invite and invite.split("t=")[1] in stored
+    ana.find_element(By.ID, "resign").click()
+    wait_text(ana, "status", "won by resignation")
+    assert not ana.find_element(By.ID, "invite-box").is_displayed()
+    assert ana.find_element(By.ID, "invite").get_attribute("value") == ""
+    assert ana.execute_script("return localStorage.getItem('ttt-game-' + arguments[0])",
+                              game_id) is None
+    assert "t=" not in ana.execute_script("return location.hash")
+    # A reload shows the finished game, with no secret back.
+    ana.refresh()
+    wait_text(ana, "status", "won by resignation")
+    assert not ana.find_element(By.ID, "invite-box").is_displayed()

@@ -3,15 +3,63 @@
 
 const $ = (id) => document.getElementById(id);
 let current = null; // {id, seat, token, state, source, refreshing, again}
+const HOME_TITLE = 'Tic-tac-toe, Connect Four, Gomoku';
 
+// A request's answer; a request that got none (the server down, the network
+// gone) answers status 0 with a message, so every caller can show it.
 async function api(method, path, body, token) {
   const headers = {};
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = 'Bearer ' + token;
-  const r = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  let r;
+  try {
+    r = await fetch(path, {method, headers, body: body === undefined ? undefined : JSON.stringify(body)});
+  } catch (e) {
+    return {status: 0, data: {error: 'The server did not answer (' + e.message + ').'}};
+  }
   let data = null;
   try { data = await r.json(); } catch (e) { data = null; }
   return {status: r.status, data};
+}
+
+// Shows what failed in the lobby's or the game's alert, with a Retry button
+// that runs retry (and clears the message); showError(where, '') clears it.
+function showError(where, message, retry) {
+  const box = $(where + '-error');
+  box.replaceChildren();
+  if (!message) return;
+  box.append(message);
+  if (retry) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'retry';
+    b.textContent = 'Retry';
+    b.addEventListener('click', () => { showError(where, ''); retry(); });
+    box.append(b);
+  }
+}
+
+function failure(r) {
+  return (r.data && r.data.error) || 'The server answered ' + r.status + '.';
+}
+
+// The game's name, for the heading: the three presets by name, else its shape.
+function gameTitle(s) {
+  if (s.width === 3 && s.height === 3 && s.k === 3 && !s.gravity) return 'Tic-tac-toe';
+  if (s.width === 7 && s.height === 6 && s.k === 4 && s.gravity) return 'Connect Four';
+  if (s.width === 15 && s.height === 15 && s.k === 5 && !s.gravity) return 'Gomoku';
+  return s.width + 'x' + s.height + ', ' + s.k + ' in a row' + (s.gravity ? ', gravity' : '');
+}
+
+// Once a game is over its tokens move nothing: the invite link (the
+// opponent's token) leaves the screen and localStorage, and the own token
+// leaves the address.
+function forgetSecrets(id) {
+  localStorage.removeItem('ttt-game-' + id);
+  current.invite = null;
+  current.token = null;
+  $('invite').value = '';
+  if (hashParams().token) history.replaceState(null, '', '#' + new URLSearchParams({g: id}).toString());
 }
 
 // Cell names as the server writes them: column letters, then the 1-based row.
@@ -73,8 +121,11 @@ function winningCells(s) {
 
 function render(s) {
   current.state = s;
+  if (s.state !== 'in_progress') forgetSecrets(s.id);
   $('lobby').hidden = true;
   $('game').hidden = false;
+  $('home').textContent = gameTitle(s);
+  document.title = gameTitle(s) + ' - ttt-server';
   // Names are text, never markup.
   $('name-x').textContent = s.names.x;
   $('name-o').textContent = s.names.o;
@@ -83,7 +134,8 @@ function render(s) {
   const board = $('board');
   const focused = document.activeElement && document.activeElement.dataset.cell;
   board.style.setProperty('--cols', String(s.width));
-  board.style.setProperty('--cell', s.width > 9 || s.height > 9 ? '1.9rem' : '3rem');
+  board.style.setProperty('--rows', String(s.height));
+  board.style.setProperty('--max-cell', s.width > 9 || s.height > 9 ? '1.9rem' : s.width <= 4 ? '4.5rem' : '3rem');
   board.classList.toggle('gravity', s.gravity);
   const legal = new Set(s.legal);
   const legalColumns = new Set([...legal].map((n) => parseCell(n).col));
@@ -99,7 +151,14 @@ function render(s) {
       b.dataset.cell = name;
       b.dataset.row = String(r);
       b.dataset.col = String(c);
-      b.textContent = mark === '.' ? '' : mark.toUpperCase();
+      if (s.gravity) {
+        // A disc (or a hole) in the frame: the mark is in the label.
+        const disc = document.createElement('span');
+        disc.className = mark === '.' ? 'disc' : 'disc ' + mark;
+        b.appendChild(disc);
+      } else {
+        b.textContent = mark === '.' ? '' : mark.toUpperCase();
+      }
       b.className = mark === '.' ? 'empty' : mark;
       if (name === s.last_move) b.classList.add('last');
       if (wins.has(name)) b.classList.add('win');
@@ -133,7 +192,7 @@ async function refresh() {
       game.again = false;
       const r = await api('GET', '/api/games/' + encodeURIComponent(game.id));
       if (game !== current) return;
-      if (r.status !== 200) { $('game-error').textContent = (r.data && r.data.error) || 'no such game'; return; }
+      if (r.status !== 200) { showError('game', failure(r), refresh); return; }
       render(r.data);
       if (r.data.state !== 'in_progress' && game.source) { game.source.close(); game.source = null; }
     } while (game.again);
@@ -144,9 +203,20 @@ async function refresh() {
 
 // The event stream: the browser reconnects by itself with Last-Event-ID, and
 // the server replays what was missed, so a dropped connection resumes.
+// A stream the browser gave up on (the server refused it, or is gone for
+// good) says so, with a retry that reopens it.
 function follow(game, ply) {
   const source = new EventSource('/api/games/' + encodeURIComponent(game.id) + '/events?last_event_id=' + ply);
   for (const kind of ['move', 'end', 'offer']) source.addEventListener(kind, refresh);
+  source.addEventListener('error', () => {
+    if (source.readyState !== EventSource.CLOSED || game !== current || game.source !== source) return;
+    game.source = null;
+    showError('game', 'Live updates stopped.', () => {
+      if (game !== current) return;
+      follow(game, game.state ? game.state.ply : 0);
+      refresh();
+    });
+  });
   game.source = source;
 }
 
@@ -154,11 +224,11 @@ async function openGame(id, seat, token) {
   if (current && current.source) current.source.close();
   const saved = JSON.parse(localStorage.getItem('ttt-game-' + id) || 'null');
   current = {id, seat: seat || null, token: token || null, invite: saved && saved.invite, state: null};
-  $('game-error').textContent = '';
+  showError('game', '');
   const r = await api('GET', '/api/games/' + encodeURIComponent(id));
   if (r.status !== 200) {
     showLobby();
-    $('lobby-error').textContent = (r.data && r.data.error) || 'no such game';
+    showError('lobby', failure(r), () => openGame(id, seat, token));
     return;
   }
   render(r.data);
@@ -169,9 +239,23 @@ async function play(cell) {
   const s = current.state;
   const p = parseCell(cell);
   const body = s.gravity ? {ply: s.ply, column: columnName(p.col)} : {ply: s.ply, cell};
-  const r = await api('POST', '/api/games/' + encodeURIComponent(current.id) + '/moves', body, current.token);
-  $('game-error').textContent = r.status === 200 || r.status === 409 ? '' : ((r.data && r.data.error) || 'error ' + r.status);
-  if (r.status === 200) render(r.data); else refresh();
+  const game = current;
+  const r = await api('POST', '/api/games/' + encodeURIComponent(game.id) + '/moves', body, game.token);
+  if (game !== current) return;
+  if (r.status === 200) { showError('game', ''); render(r.data); return; }
+  // 409: the game moved on (the other side, or this move already stored).
+  if (r.status === 409) { showError('game', ''); refresh(); return; }
+  showError('game', failure(r), () => play(cell));
+}
+
+// Resigning or offering (accepting) a draw, checked like a move.
+async function act(action) {
+  const game = current;
+  const r = await api('POST', '/api/games/' + encodeURIComponent(game.id) + '/' + action, undefined, game.token);
+  if (game !== current) return;
+  if (r.status === 200) { showError('game', ''); render(r.data); return; }
+  showError('game', failure(r), () => act(action));
+  if (r.status === 409) refresh(); // the game ended meanwhile
 }
 
 function showLobby() {
@@ -179,6 +263,8 @@ function showLobby() {
   current = null;
   $('lobby').hidden = false;
   $('game').hidden = true;
+  $('home').textContent = HOME_TITLE;
+  document.title = 'ttt-server';
 }
 
 function route() {
@@ -201,7 +287,8 @@ async function create(event) {
   if ($('name').value) body[seat].name = $('name').value;
   body[other] = {kind: opponent};
   const r = await api('POST', '/api/games', body);
-  if (r.status !== 201) { $('lobby-error').textContent = (r.data && r.data.error) || 'error ' + r.status; return; }
+  if (r.status !== 201) { showError('lobby', failure(r), () => create(event)); return; }
+  showError('lobby', '');
   const invite = r.data.tokens[other] ? seatLink(r.data.id, other, r.data.tokens[other]) : null;
   localStorage.setItem('ttt-game-' + r.data.id, JSON.stringify({invite}));
   location.hash = new URLSearchParams({g: r.data.id, seat, t: r.data.tokens[seat]}).toString();
@@ -236,14 +323,8 @@ document.addEventListener('DOMContentLoaded', () => {
     if (b && b.getAttribute('aria-disabled') === 'false') play(b.dataset.cell);
   });
   $('board').addEventListener('keydown', onBoardKey);
-  $('resign').addEventListener('click', async () => {
-    await api('POST', '/api/games/' + encodeURIComponent(current.id) + '/resign', undefined, current.token);
-    refresh();
-  });
-  $('draw').addEventListener('click', async () => {
-    await api('POST', '/api/games/' + encodeURIComponent(current.id) + '/draw', undefined, current.token);
-    refresh();
-  });
+  $('resign').addEventListener('click', () => act('resign'));
+  $('draw').addEventListener('click', () => act('draw'));
   window.addEventListener('hashchange', route);
   route();
 });
