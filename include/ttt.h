@@ -1036,6 +1036,29 @@ TTT_API int ttt_batch_legal_mask(const ttt_batch *batch, uint8_t *mask,
 TTT_API int ttt_batch_game(const ttt_batch *batch, size_t index,
                            const ttt_game **out);
 
+/* As ttt_batch_step, with what an environment needs to show a finished
+ * game's last position, as Gymnasium's vector environments do (its final
+ * observation, or next-step autoreset) (since 1.5):
+ * - final, unless NULL, receives for each game that ends in this step the
+ *   planes of its last position, written before the game resets: the
+ *   2 * height * width values at index * 2 * height * width, laid out as
+ *   ttt_batch_observe_u8's, plane 0 holding the marks of the side the next
+ *   observation is for (with an opponent the agent; in self-play the side
+ *   that did not make the last move), plane 1 the other side's. The values
+ *   of games that did not end are left as they were. capacity counts
+ *   values; TTT_E_BUFFER, and nothing changes, if it is below count * 2 *
+ *   height * width.
+ * - skip, unless NULL, holds count flags: a game whose flag is not 0 is
+ *   left as it is, its action ignored, with reward 0, both flags 0, status
+ *   TTT_OK and outcome TTT_IN_PROGRESS written (the step after a game
+ *   ended, under next-step autoreset: the game has already reset).
+ * TTT_E_INVALID as ttt_batch_step. Costs what ttt_batch_step does, plus
+ * O(width * height) for each game that ends. */
+TTT_API int ttt_batch_step_final(ttt_batch *batch, const int32_t *actions,
+                                 const uint8_t *skip,
+                                 const ttt_batch_outputs *outputs,
+                                 uint8_t *final, size_t capacity);
+
 #ifdef __cplusplus
 }
 #endif

@@ -399,26 +399,63 @@ static ttt_batch_outputs read_outputs(const ttt_batch_outputs *outputs)
 }
 
 
-int ttt_batch_step(ttt_batch *batch, const int32_t *actions,
-                   const ttt_batch_outputs *outputs)
+/* The planes' size, or 0 if it would not fit in size_t. */
+static size_t plane_values(const ttt_batch *batch)
 {
-    if (!batch || !actions ||
-        (outputs && outputs->size < sizeof(ttt_batch_outputs)))
-        return TTT_E_INVALID;
+    size_t values = ttt__size_mul(
+        batch->count, ttt__size_mul(2 * (size_t)batch->width, (size_t)batch->height));
+    return ttt__size_ok(values) ? values : 0;
+}
+
+/* The side (0 X, 1 O) whose marks go first in game index's final planes:
+ * the agent's with an opponent, else the side that did not move last. */
+static int final_side(const ttt_batch *batch, size_t index, int plies)
+{
+    if (batch->opponent != TTT_BATCH_SELF_PLAY)
+        return batch->agent[index] == TTT_X ? 0 : 1;
+    return plies & 1;
+}
+
+/* Game index's last position as planes into final (see
+ * ttt_batch_step_final), before it resets; the general path (the bit
+ * path's is ttt__batch_bits_final). */
+static void write_final(const ttt_batch *batch, size_t index, uint8_t *final)
+{
+    size_t cells = (size_t)batch->width * (size_t)batch->height;
+    uint8_t *dst = final + index * 2 * cells;
+    const ttt__board *board = &ttt__batch_game_at(batch, index)->board;
+    int first = final_side(batch, index, board->nn - board->empty_count)
+                    ? TTT_O
+                    : TTT_X;
+    for (size_t cell = 0; cell < cells; cell++) {
+        int mark = ttt__board_mark(board, (int32_t)cell);
+        dst[cell] = (uint8_t)(mark == first);
+        dst[cells + cell] = (uint8_t)(mark == -first);
+    }
+}
+
+/* ttt_batch_step and ttt_batch_step_final: skip and final as the latter
+ * takes them, or NULL. */
+static void step(ttt_batch *batch, const int32_t *actions,
+                 const uint8_t *skip, const ttt_batch_outputs *outputs,
+                 uint8_t *final)
+{
     ttt_batch_outputs out = read_outputs(outputs);
     if (batch->bit_games) {
-        ttt__batch_bits_step(batch, actions, &out);
-        return TTT_OK;
+        ttt__batch_bits_step(batch, actions, skip, &out, final);
+        return;
     }
     for (size_t i = 0; i < batch->count; i++) {
         ttt_game *game = ttt__batch_game_at(batch, i);
         if (game->state != TTT_IN_PROGRESS) /* never left so; be safe */
             start_game(batch, i, 0);
         int mark = ttt__mover_at(ply_of(game));
-        int status = play_action(batch, game, actions[i]);
+        int skipped = skip && skip[i];
+        int status = skipped ? TTT_OK : play_action(batch, game, actions[i]);
         if (out.status)
             out.status[i] = status;
-        if (status != TTT_OK && batch->illegal == TTT_BATCH_ILLEGAL_REJECT) {
+        if (skipped ||
+            (status != TTT_OK && batch->illegal == TTT_BATCH_ILLEGAL_REJECT)) {
             if (out.rewards)
                 out.rewards[i] = 0.0f;
             if (out.terminated)
@@ -445,19 +482,40 @@ int ttt_batch_step(ttt_batch *batch, const int32_t *actions,
             out.truncated[i] = (uint8_t)truncated;
         if (out.outcome)
             out.outcome[i] = state;
-        if (state != TTT_IN_PROGRESS)
+        if (state != TTT_IN_PROGRESS) {
+            if (final)
+                write_final(batch, i, final);
             start_game(batch, i, 0);
+        }
     }
+}
+
+int ttt_batch_step(ttt_batch *batch, const int32_t *actions,
+                   const ttt_batch_outputs *outputs)
+{
+    if (!batch || !actions ||
+        (outputs && outputs->size < sizeof(ttt_batch_outputs)))
+        return TTT_E_INVALID;
+    step(batch, actions, NULL, outputs, NULL);
     return TTT_OK;
 }
 
-/* The planes' size, or 0 if it would not fit in size_t. */
-static size_t plane_values(const ttt_batch *batch)
+int ttt_batch_step_final(ttt_batch *batch, const int32_t *actions,
+                         const uint8_t *skip, const ttt_batch_outputs *outputs,
+                         uint8_t *final, size_t capacity)
 {
-    size_t values = ttt__size_mul(
-        batch->count, ttt__size_mul(2 * (size_t)batch->width, (size_t)batch->height));
-    return ttt__size_ok(values) ? values : 0;
+    if (!batch || !actions ||
+        (outputs && outputs->size < sizeof(ttt_batch_outputs)))
+        return TTT_E_INVALID;
+    if (final) {
+        size_t needed = plane_values(batch);
+        if (needed == 0 || capacity < needed)
+            return TTT_E_BUFFER;
+    }
+    step(batch, actions, skip, outputs, final);
+    return TTT_OK;
 }
+
 
 /* Writes the planes as values of one type: both planes cleared, then
  * each placed cell (order[] from empty_count on holds them) set in the

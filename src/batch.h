@@ -109,9 +109,15 @@ void ttt__batch_bits_sync(const ttt_batch *batch, size_t index);
 /* Game index set to the first len moves of board (checked on it). */
 void ttt__batch_bits_set_moves(const ttt_batch *batch, size_t index,
                                const ttt__board *board, int32_t len);
-/* ttt_batch_step on the bit path, out holding every output or NULL. */
+/* ttt_batch_step on the bit path, out holding every output or NULL;
+ * skip and final: ttt_batch_step_final's flags and planes, or NULL. */
 void ttt__batch_bits_step(ttt_batch *batch, const int32_t *actions,
-                          const ttt_batch_outputs *out);
+                          const uint8_t *skip, const ttt_batch_outputs *out,
+                          uint8_t *final);
+/* Game index's planes into dst (2 * nn values), side's marks (0 X, 1 O)
+ * in plane 0. */
+void ttt__batch_bits_final(const ttt_batch *batch, size_t index, int side,
+                           uint8_t *dst);
 /* The observation planes and the legal masks, into buffers big enough. */
 void ttt__batch_bits_planes_u8(const ttt_batch *batch, uint8_t *planes);
 void ttt__batch_bits_planes_f32(const ttt_batch *batch, float *planes);

@@ -248,7 +248,9 @@ static const float bit_rewards[4][2] = {{0, 0}, {1, -1}, {-1, 1}, {0, 0}};
 static TTT__ALWAYS_INLINE void bit_step_k(ttt_batch *batch,
                                           const ttt_batch *rules,
                                           const int32_t *actions,
+                                          const uint8_t *skip,
                                           const ttt_batch_outputs *out,
+                                          uint8_t *final,
                                           const int k, const int gravity,
                                           const int pitch)
 {
@@ -261,12 +263,14 @@ static TTT__ALWAYS_INLINE void bit_step_k(ttt_batch *batch,
         bit_game *game = bit_game_at(rules, i);
         int side = game->ply & 1;
         int bit = 0;
-        int status = bit_of_action(rules, game, actions[i], gravity, &bit);
+        int skipped = TTT__RARE(skip != NULL) && skip[i];
+        int status = skipped ? TTT_OK
+                             : bit_of_action(rules, game, actions[i], gravity, &bit);
         int state;
         if (statuses)
             statuses[i] = status;
-        if (TTT__RARE(status != TTT_OK)) {
-            if (reject) {
+        if (TTT__RARE(status != TTT_OK || skipped)) {
+            if (reject || skipped) {
                 if (rewards)
                     rewards[i] = 0.0f;
                 if (terminated)
@@ -292,8 +296,16 @@ static TTT__ALWAYS_INLINE void bit_step_k(ttt_batch *batch,
             truncated[i] = (uint8_t)cut;
         if (outcomes)
             outcomes[i] = state;
-        if (state != TTT_IN_PROGRESS)
+        if (state != TTT_IN_PROGRESS) {
+            if (TTT__RARE(final != NULL))
+                ttt__batch_bits_final(
+                    rules, i,
+                    rules->opponent == TTT_BATCH_SELF_PLAY
+                        ? game->ply & 1
+                        : rules->agent[i] == TTT_X ? 0 : 1,
+                    final + i * 2 * (size_t)rules->nn);
             ttt__batch_bits_start(batch, i, 0);
+        }
     }
 }
 
@@ -302,25 +314,26 @@ static TTT__ALWAYS_INLINE void bit_step_k(ttt_batch *batch,
  * with K = 3 without gravity, K = 4 with or without, and K = 5 without,
  * and with none for the rest. */
 void ttt__batch_bits_step(ttt_batch *batch, const int32_t *actions,
-                     const ttt_batch_outputs *out)
+                          const uint8_t *skip, const ttt_batch_outputs *out,
+                          uint8_t *final)
 {
     ttt_batch rules = *batch;
     int k = batch->k, gravity = batch->gravity;
     int width = batch->width, height = batch->height;
     if (width == 3 && height == 3 && k == 3 && !gravity)
-        bit_step_k(batch, &rules, actions, out, 3, 0, 4);
+        bit_step_k(batch, &rules, actions, skip, out, final, 3, 0, 4);
     else if (width == 7 && height == 6 && k == 4 && gravity)
-        bit_step_k(batch, &rules, actions, out, 4, 1, 8);
+        bit_step_k(batch, &rules, actions, skip, out, final, 4, 1, 8);
     else if (k == 3 && !gravity)
-        bit_step_k(batch, &rules, actions, out, 3, 0, 0);
+        bit_step_k(batch, &rules, actions, skip, out, final, 3, 0, 0);
     else if (k == 4 && gravity)
-        bit_step_k(batch, &rules, actions, out, 4, 1, 0);
+        bit_step_k(batch, &rules, actions, skip, out, final, 4, 1, 0);
     else if (k == 4 && !gravity)
-        bit_step_k(batch, &rules, actions, out, 4, 0, 0);
+        bit_step_k(batch, &rules, actions, skip, out, final, 4, 0, 0);
     else if (k == 5 && !gravity)
-        bit_step_k(batch, &rules, actions, out, 5, 0, 0);
+        bit_step_k(batch, &rules, actions, skip, out, final, 5, 0, 0);
     else
-        bit_step_k(batch, &rules, actions, out, k, gravity, 0);
+        bit_step_k(batch, &rules, actions, skip, out, final, k, gravity, 0);
 }
 
 /* Every byte value's eight bits as eight 0/1 values, low bit first: the
@@ -431,6 +444,18 @@ void ttt__batch_bits_legal_mask(const ttt_batch *batch, uint8_t *mask)
         int wide = g < wide_games;
         WRITE_ROWS(dst, end, empty, rows, width, pitch, row_mask, wide,
                    expand_u8);
+    }
+}
+
+void ttt__batch_bits_final(const ttt_batch *batch, size_t index, int side,
+                           uint8_t *dst)
+{
+    const bit_game *game = bit_game_at(batch, index);
+    uint64_t mine = game->marks[side], theirs = game->marks[side ^ 1];
+    for (int cell = 0; cell < batch->nn; cell++) {
+        int bit = batch->cell_bit[cell];
+        dst[cell] = (uint8_t)(mine >> bit & 1);
+        dst[batch->nn + cell] = (uint8_t)(theirs >> bit & 1);
     }
 }
 

@@ -114,10 +114,33 @@ typedef struct expected {
     int32_t status, outcome;
 } expected;
 
+/* The planes ttt_batch_step_final writes for a game that ended: the
+ * agent's marks first with an opponent, else those of the side that did
+ * not move last. */
+static void reference_final(const ttt_batch_config *config,
+                            const reference *ref, uint8_t *planes)
+{
+    int8_t cells[MAX_CELLS];
+    size_t len = 0;
+    assert_int_equal(ttt_board(ref->game, cells, sizeof cells, &len), TTT_OK);
+    int first = config->opponent != TTT_BATCH_SELF_PLAY ? ref->agent
+                : ttt_ply(ref->game) % 2 == 0           ? TTT_X
+                                                        : TTT_O;
+    for (size_t c = 0; c < len; c++) {
+        planes[c] = (uint8_t)(cells[c] == first);
+        planes[len + c] = (uint8_t)(cells[c] == -first);
+    }
+}
+
+/* One step of the reference game; want_final, unless NULL, receives the
+ * final planes if the game ends; skipped, it stays as it is. */
 static expected reference_step(const ttt_batch_config *config, reference *ref,
-                               int32_t action)
+                               int32_t action, int skipped,
+                               uint8_t *want_final)
 {
     expected e = {0.0f, 0, 0, TTT_OK, TTT_IN_PROGRESS};
+    if (skipped)
+        return e;
     int mark = ttt_to_move(ref->game);
     e.status = reference_play(config, ref->game, action);
     if (e.status != TTT_OK && config->illegal == TTT_BATCH_ILLEGAL_REJECT)
@@ -140,6 +163,8 @@ static expected reference_step(const ttt_batch_config *config, reference *ref,
                             ttt_ending(ref->game) == TTT_END_PLY_LIMIT &&
                             !(config->early_draw && !any_live_window(ref->game)));
     e.terminated = (uint8_t)(state != TTT_IN_PROGRESS && !e.truncated);
+    if (state != TTT_IN_PROGRESS && want_final)
+        reference_final(config, ref, want_final);
     if (state != TTT_IN_PROGRESS)
         reference_start(config, ref, 0);
     return e;
@@ -200,7 +225,10 @@ static void check_game(const ttt_batch_config *config, const ttt_batch *batch,
 
 /* Plays `steps` steps of count games, mostly legal actions and some
  * random ones (illegal among them), on the batch and on single games, and
- * compares everything after every step. Returns the games that ended. */
+ * compares everything after every step. Every other step is
+ * ttt_batch_step_final's, with a few games given TTT_BATCH_NO_ACTION, and
+ * the final planes of the games that ended are compared too. Returns the
+ * games that ended. */
 static int differential(const ttt_batch_config *config, size_t count,
                         int steps, uint64_t seed)
 {
@@ -220,6 +248,9 @@ static int differential(const ttt_batch_config *config, size_t count,
     uint8_t *mask = malloc(count * actions);
     uint8_t *planes_u8 = malloc(count * 2 * cells);
     float *planes_f32 = malloc(count * 2 * cells * sizeof(float));
+    uint8_t *final = malloc(count * 2 * cells);
+    uint8_t want_final[2 * MAX_CELLS];
+    assert_non_null(final);
     assert_non_null(mask);
     assert_non_null(planes_u8);
     assert_non_null(planes_f32);
@@ -234,7 +265,10 @@ static int differential(const ttt_batch_config *config, size_t count,
         if (step == steps)
             break;
         int32_t act[MAX_GAMES];
+        uint8_t skip[MAX_GAMES];
+        int with_final = step % 2 == 1;
         for (size_t i = 0; i < count; i++) {
+            skip[i] = (uint8_t)(with_final && next_random(&rng) % 16 == 0);
             if (next_random(&rng) % 8 == 0) {
                 act[i] = (int32_t)(next_random(&rng) % (actions + 4)) - 2;
             } else {
@@ -250,17 +284,36 @@ static int differential(const ttt_batch_config *config, size_t count,
         uint8_t terminated[MAX_GAMES], truncated[MAX_GAMES];
         int32_t status[MAX_GAMES], outcome[MAX_GAMES];
         ttt_batch_outputs out = {sizeof out, rewards, terminated, truncated, status, outcome};
-        assert_int_equal(ttt_batch_step(batch, act, &out), TTT_OK);
+        if (with_final) {
+            memset(final, 0xAA, count * 2 * cells);
+            assert_int_equal(ttt_batch_step_final(batch, act, skip, &out, final,
+                                                  count * 2 * cells),
+                             TTT_OK);
+        } else {
+            assert_int_equal(ttt_batch_step(batch, act, &out), TTT_OK);
+        }
         for (size_t i = 0; i < count; i++) {
-            expected e = reference_step(config, &refs[i], act[i]);
+            expected e = reference_step(config, &refs[i], act[i],
+                                        with_final && skip[i],
+                                        with_final ? want_final : NULL);
             assert_true(rewards[i] == e.reward);
             assert_int_equal(terminated[i], e.terminated);
             assert_int_equal(truncated[i], e.truncated);
             assert_int_equal(status[i], e.status);
             assert_int_equal(outcome[i], e.outcome);
             ended += outcome[i] != TTT_IN_PROGRESS;
+            if (!with_final)
+                continue;
+            const uint8_t *got = final + i * 2 * cells;
+            if (outcome[i] != TTT_IN_PROGRESS) {
+                assert_memory_equal(got, want_final, 2 * cells);
+            } else {
+                for (size_t c = 0; c < 2 * cells; c++)
+                    assert_int_equal(got[c], 0xAA); /* left as it was */
+            }
         }
     }
+    free(final);
     for (size_t i = 0; i < count; i++)
         ttt_game_free(refs[i].game);
     free(mask);
@@ -847,6 +900,45 @@ static void test_ply_limit_one_with_an_opponent(void **state)
     }
 }
 
+/* ttt_batch_step_final's refusals change nothing; skip and final may be
+ * NULL, and a skipped game ignores even an illegal action. */
+static void test_step_final_arguments(void **state)
+{
+    (void)state;
+    ttt_batch_config config = make_config(3, 3, 3);
+    config.illegal = TTT_BATCH_ILLEGAL_LOSE;
+    ttt_batch *batch = NULL;
+    assert_int_equal(ttt_batch_new(&config, 2, NULL, &batch), TTT_OK);
+    int32_t act[2] = {4, -7};
+    uint8_t skip[2] = {0, 1};
+    uint8_t final[36], planes[36];
+    int32_t status[2];
+    uint8_t terminated[2];
+    ttt_batch_outputs out = {sizeof out, NULL, terminated, NULL, status, NULL};
+    assert_int_equal(ttt_batch_step_final(NULL, act, skip, &out, final, 36), TTT_E_INVALID);
+    assert_int_equal(ttt_batch_step_final(batch, NULL, skip, &out, final, 36), TTT_E_INVALID);
+    assert_int_equal(ttt_batch_step_final(batch, act, skip, &out, final, 35), TTT_E_BUFFER);
+    assert_int_equal(ttt_batch_observe_u8(batch, planes, 36), TTT_OK);
+    for (size_t c = 0; c < 36; c++)
+        assert_int_equal(planes[c], 0); /* refused: nothing played */
+    act[1] = 2;
+    assert_int_equal(ttt_batch_step_final(batch, act, NULL, &out, NULL, 0), TTT_OK);
+    assert_int_equal(status[0], TTT_OK);
+    assert_int_equal(status[1], TTT_OK);
+    act[1] = -7; /* illegal, and in LOSE mode: but skipped */
+    assert_int_equal(ttt_batch_step_final(batch, act, skip, &out, NULL, 0), TTT_OK);
+    assert_int_equal(status[0], TTT_E_OCCUPIED);
+    assert_int_equal(terminated[0], 1); /* lost and reset */
+    assert_int_equal(status[1], TTT_OK);
+    assert_int_equal(terminated[1], 0);
+    assert_int_equal(ttt_batch_observe_u8(batch, planes, 36), TTT_OK);
+    for (size_t c = 0; c < 18; c++)
+        assert_int_equal(planes[c], 0); /* game 0 started anew */
+    assert_int_equal(planes[18 + 2], 0); /* game 1: X on c1, O to move */
+    assert_int_equal(planes[18 + 9 + 2], 1);
+    ttt_batch_free(batch);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -863,6 +955,7 @@ int main(void)
         cmocka_unit_test(test_fuzz_random_actions),
         cmocka_unit_test(test_footprint_never_wraps),
         cmocka_unit_test(test_ply_limit_one_with_an_opponent),
+        cmocka_unit_test(test_step_final_arguments),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

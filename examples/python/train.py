@@ -240,7 +240,8 @@ def evaluate(agent, env_args, opponent, games, seed, budget=0):
     """(win, draw, loss) rates of the greedy agent over `games` games from
     the empty board, colours alternating."""
     env = ttt.VectorEnv(min(games, 250), opponent=opponent, agent="alternate",
-                        opponent_budget=budget, obs_dtype=np.uint8, **env_args)
+                        opponent_budget=budget, obs_dtype=np.uint8,
+                        autoreset_mode="same-step", **env_args)
     obs, infos = env.reset(seed=seed)
     counts = np.zeros(3, dtype=np.int64)
     finished = 0
@@ -282,7 +283,8 @@ def evaluate_openings(agent, env_args, budget, pairs, plies, seed):
         game.close()
         lines += [moves, moves + [col]]
     env = ttt.VectorEnv(len(lines), opponent="strong", opponent_budget=budget,
-                        obs_dtype=np.uint8, **env_args)
+                        obs_dtype=np.uint8, autoreset_mode="same-step",
+                        **env_args)
     # set_moves rewrites the arrays that reset returned, in place
     obs, infos = env.reset(seed=seed)
     for index, moves in enumerate(lines):
@@ -356,7 +358,10 @@ def run(args, game, ci=False):
             agent.q[:] = np.load(args.load)
         else:
             agent.w[:] = np.load(args.load)
-    env = ttt.VectorEnv(envs, obs_dtype=np.uint8, seed=args.seed, **env_args)
+    # Same-step autoreset: the observation after an ending is the next
+    # game's start, and a step's transition is always a real move.
+    env = ttt.VectorEnv(envs, obs_dtype=np.uint8, seed=args.seed,
+                        autoreset_mode="same-step", **env_args)
     curve = []
     start = time.time()
     trained = 0

@@ -192,10 +192,11 @@ def python_rate(shape, seconds):
     return steps / spent
 
 
-def vector_rate(shape, seconds, num_envs, obs_dtype=np.float32):
+def vector_rate(shape, seconds, num_envs, obs_dtype=np.float32,
+                autoreset_mode="same-step"):
     width, height, k, gravity = shape
     env = ttt.VectorEnv(num_envs, width=width, height=height, k=k, gravity=gravity,
-                        obs_dtype=obs_dtype)
+                        obs_dtype=obs_dtype, autoreset_mode=autoreset_mode)
     _, infos = env.reset(seed=1)
     mask = infos["action_mask"]
     rng = np.random.default_rng(1)

@@ -105,7 +105,7 @@ def test_observation_is_the_board_and_mask_the_legal_moves():
 
 
 def test_rewards_flags_and_autoreset():
-    env = ttt.VectorEnv(2)
+    env = ttt.VectorEnv(2, autoreset_mode="same-step")
     env.reset()
     for x, o in ((0, 0), (3, 3), (1, 1), (4, 4)):
         env.step([x, o])
@@ -157,7 +157,7 @@ def test_seeding_is_reproducible():
 
 
 def test_opponent_answers_inside_step():
-    env = ttt.VectorEnv(8, opponent="perfect", seed=1)
+    env = ttt.VectorEnv(8, opponent="perfect", seed=1, autoreset_mode="same-step")
     obs, infos = env.reset(seed=1)
     rng = np.random.default_rng(1)
     wins = 0

@@ -158,6 +158,8 @@ def test_vector_env_actions_never_wrap():
     assert infos["status"][0] == ttt.E_OFF_BOARD
     env.step(np.array([3, 3, 3], dtype=np.uint8))
     assert (infos["status"] == 0).all()
+    env.step(np.array([-2 ** 31, 1, 1], dtype=np.int32))
+    assert infos["status"].tolist() == [ttt.E_OFF_BOARD, 0, 0]
 
 
 @pytest.mark.parametrize("actions", [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import ctypes
+import enum
 import threading
 from typing import Any, Iterator, List, Optional, Sequence, Tuple
 
@@ -15,7 +16,7 @@ from ._errors import _INT_MAX, _INT_MIN, _c_int, _error, _index, _unsigned
 from ._library import _SIZE_BITS
 
 __all__ = ["VectorEnv", "Env", "Discrete", "MultiDiscrete", "Box", "Dict",
-           "PRESETS"]
+           "AutoresetMode", "PRESETS"]
 
 # Named games: (width, height, k, gravity).
 PRESETS = {
@@ -259,6 +260,22 @@ class _Dict(_Space):
         return "Dict(%s)" % ", ".join("%r: %r" % item for item in self.spaces.items())
 
 
+class _AutoresetMode(enum.Enum):
+    """When a finished game of a VectorEnv starts anew, as
+    gymnasium.vector.AutoresetMode (the same values)."""
+
+    NEXT_STEP = "NextStep"
+    SAME_STEP = "SameStep"
+    DISABLED = "Disabled"
+
+
+if _gymnasium is not None:
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector import VectorEnv as _GymVectorEnv
+else:
+    AutoresetMode = _AutoresetMode  # type: ignore[misc]
+    _GymVectorEnv = object  # type: ignore[misc, assignment]
+
 if _gymnasium is not None:
     Discrete, MultiDiscrete = _gym_spaces.Discrete, _gym_spaces.MultiDiscrete
     Box, Dict = _gym_spaces.Box, _gym_spaces.Dict
@@ -299,6 +316,9 @@ _BATCH_PROTOTYPES = {
     "ttt_batch_observe_f32": (ctypes.c_int, [_vp, _vp, _size]),
     "ttt_batch_legal_mask": (ctypes.c_int, [_vp, _vp, _size]),
     "ttt_batch_game": (ctypes.c_int, [_vp, _size, ctypes.POINTER(_vp)]),
+    "ttt_batch_step_final": (ctypes.c_int, [_vp, _vp, _vp,
+                                            ctypes.POINTER(_BatchOutputs),
+                                            _vp, _size]),
 }
 
 
@@ -306,7 +326,7 @@ def _batch_library(lib_path: Optional[str]):
     lib = load_library(lib_path)
     missing = [name for name in _BATCH_PROTOTYPES if not hasattr(lib, name)]
     if missing:
-        raise OSError("libttt 1.4 or later is needed for batches: it lacks %s"
+        raise OSError("libttt 1.5 or later is needed for batches: it lacks %s"
                       % ", ".join(missing))
     for name, (restype, argtypes) in _BATCH_PROTOTYPES.items():
         function = getattr(lib, name)
@@ -367,9 +387,21 @@ def _actions_into(out: np.ndarray, actions, what: str = "actions") -> None:
         np.clip(actions, _INT_MIN, _INT_MAX, out=out, casting="unsafe")
 
 
-class VectorEnv:
-    """num_envs games of one shape and rules in one C batch, in the shape of
-    Gymnasium's vector API:
+def _autoreset_mode(mode) -> "AutoresetMode":
+    """"next-step", "same-step" or an AutoresetMode (Gymnasium's or ours)."""
+    names = {"next-step": "NEXT_STEP", "same-step": "SAME_STEP"}
+    name = getattr(mode, "name", None) if isinstance(mode, enum.Enum) else names.get(mode)
+    if name not in ("NEXT_STEP", "SAME_STEP"):
+        raise ValueError("autoreset_mode must be 'next-step' (Gymnasium's default), "
+                         "'same-step' or an AutoresetMode of those two, not %r"
+                         % (mode,))
+    return AutoresetMode[name]
+
+
+class VectorEnv(_GymVectorEnv):  # type: ignore[misc, valid-type]
+    """num_envs games of one shape and rules in one C batch, with
+    Gymnasium's vector API (a gymnasium.vector.VectorEnv when gymnasium is
+    importable):
 
         env = ttt.VectorEnv(4096, game="connect4")      # or width=, height=, k=, gravity=
         obs, infos = env.reset(seed=1)                  # obs: (num_envs, 2, H, W)
@@ -380,21 +412,36 @@ class VectorEnv:
     nodes, "perfect") answers inside step, so every game is the agent's turn;
     agent is "x", "o" or "alternate" (side changes after every game).
     Rewards are +1/-1/0 for the side that acted (under misère completing a
-    line loses). Finished games reset at once (Gymnasium's same-step
-    autoreset): the observation is the new game's, infos["outcome"] holds the
-    ended game's state (1 X won, 2 O won, 3 draw; 0 for games still going).
+    line loses). infos["outcome"] holds the state a game ended in this step
+    (1 X won, 2 O won, 3 draw; 0 for games still going).
+
+    autoreset_mode (metadata["autoreset_mode"], an AutoresetMode) says when
+    a finished game starts anew. "next-step" (the default, as Gymnasium's):
+    the step that ends a game returns its last position (mask all False);
+    the next step ignores that game's action, starts it anew and returns
+    reward 0, both flags False, status 0. "same-step": the game starts anew
+    in the step that ends it, whose observation is the new game's; the last
+    position is infos["final_obs"][i] where infos["_final_obs"][i] is True
+    (a (num_envs, 2, H, W) uint8 array, in the observation space of either
+    obs_dtype; other rows are stale), and
+    infos["final_info"] holds that step's "status" and "outcome" with its
+    own "_status"/"_outcome" masks. The last position is seen from the side
+    that would move next (with an opponent, the agent).
     An illegal action is reported in infos["status"] (a negative TTT_E_*
     code) and, with illegal="reject", changes nothing; with illegal="lose"
     it loses the game (reward -1).
 
     The arrays step and reset return, and infos' arrays, are this object's
     own buffers, which the C library writes in place: no copy per step. They
-    hold the latest step's values; copy them to keep older ones.
+    hold the latest step's values; copy them to keep older ones. The infos
+    dict itself is new at each call (wrappers add keys to it).
     obs_dtype is np.float32 (default) or np.uint8. infos["action_mask"] is a
     bool array (num_envs, actions) viewing the C mask.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": "same-step"}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP,
+                                "render_modes": ["ansi"]}
+    spec = None
 
     def __init__(self, num_envs: int, width: int = 3, height: int = 3,
                  k: int = 3, gravity: bool = False, opponent=None,
@@ -402,6 +449,7 @@ class VectorEnv:
                  misere: bool = False, early_draw: bool = False,
                  ply_limit: int = 0, agent: str = "x", illegal: str = "reject",
                  opponent_budget: int = 0, obs_dtype=np.float32,
+                 autoreset_mode="next-step", render_mode: Optional[str] = None,
                  lib_path: Optional[str] = None):
         self._batch = None  # so close() and __del__ work on a half-built env
         self._lock = threading.Lock()
@@ -419,6 +467,14 @@ class VectorEnv:
         opponent_budget = _unsigned(opponent_budget, 64, "opponent_budget")
         if seed is not None:
             seed = _unsigned(seed, 64, "seed")
+        mode = _autoreset_mode(autoreset_mode)
+        if render_mode not in (None, "ansi"):
+            raise ValueError("render_mode must be None or 'ansi' (render() "
+                             "returns a board as text), not %r" % (render_mode,))
+        self.render_mode = render_mode
+        self.metadata = dict(type(self).metadata, autoreset_mode=mode)
+        self._next_step = mode == AutoresetMode.NEXT_STEP
+        self._np_random, self._np_random_seed = None, None
         self._lib = lib = _batch_library(lib_path)
         config = _BatchConfig(ctypes.sizeof(_BatchConfig), width, height, k,
                               int(bool(misere)), int(bool(early_draw)),
@@ -462,7 +518,17 @@ class VectorEnv:
         self._obs_len = ctypes.c_size_t(self._obs.size)
         self._mask_ptr = ctypes.c_void_p(self._mask_u8.ctypes.data)
         self._mask_len = ctypes.c_size_t(self._mask_u8.size)
-        self._step = lib.ttt_batch_step
+        self._step = lib.ttt_batch_step_final
+        # The last positions of the games that ended (the C library's
+        # planes), and in obs_dtype for final_obs; the games whose next
+        # step is their reset (next-step autoreset).
+        self._final_u8 = np.zeros((num_envs, 2, height, width), dtype=np.uint8)
+        self._final_ptr = ctypes.c_void_p(self._final_u8.ctypes.data)
+        self._final_len = ctypes.c_size_t(self._final_u8.size)
+        self._ended_u8 = np.zeros(num_envs, dtype=np.uint8)
+        self._pending = np.zeros(num_envs, dtype=np.bool_)
+        self._pending_ptr = ctypes.c_void_p(self._pending.ctypes.data)
+        self._any_pending = False
         self._legal_mask = lib.ttt_batch_legal_mask
         self._terminated = self._terminated_u8.view(np.bool_)
         self._truncated = self._truncated_u8.view(np.bool_)
@@ -475,7 +541,33 @@ class VectorEnv:
         if seed is not None:
             lib.ttt_batch_seed(batch, seed)
             lib.ttt_batch_reset(batch)
+            self._np_random = np.random.default_rng(seed)
+            self._np_random_seed = seed
         self._write()
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """A generator for the caller's randomness, seeded by reset(seed=)
+        (the games' own opponents draw from the C batch's seeds)."""
+        if self._np_random is None:
+            self._np_random_seed = int(
+                np.random.SeedSequence().generate_state(1, np.uint64)[0]) >> 1
+            self._np_random = np.random.default_rng(self._np_random_seed)
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._np_random, self._np_random_seed = value, -1
+
+    @property
+    def np_random_seed(self) -> int:
+        """The seed of np_random (-1 if it was set directly)."""
+        self.np_random
+        return self._np_random_seed
+
+    @property
+    def unwrapped(self) -> "VectorEnv":
+        return self
 
     def _write(self) -> None:
         self._observe(self._batch, self._obs_ptr, self._obs_len)
@@ -515,11 +607,19 @@ class VectorEnv:
             self._lib.ttt_batch_seed(batch, seed)
             self.single_action_space.seed(seed)
             self.action_space.seed(seed)
+            self._np_random = np.random.default_rng(seed)
+            self._np_random_seed = seed
         self._lib.ttt_batch_reset(batch)
         self._status.fill(0)
         self._outcome.fill(0)
+        self._pending.fill(False)
+        self._any_pending = False
+        self._infos.pop("final_obs", None)
+        self._infos.pop("_final_obs", None)
+        self._infos.pop("final_info", None)
+        self._infos.pop("_final_info", None)
         self._write()
-        return self._obs, self._infos
+        return self._obs, dict(self._infos)
 
     def step(self, actions):
         """Plays actions (num_envs ints) and the opponent's answers; returns
@@ -531,13 +631,49 @@ class VectorEnv:
             # Into the array whose address the call already holds: a copy
             # of 4 bytes a game, cheaper than taking a new array's address.
             _actions_into(self._actions, actions)
-            self._step(batch, self._actions_ptr, self._outputs_ref)
+            # Next-step autoreset: the pending games started anew in the C
+            # batch when they ended; this step skips them (their actions
+            # ignored) and shows the new game.
+            self._step(batch, self._actions_ptr,
+                       self._pending_ptr if self._any_pending else None,
+                       self._outputs_ref, self._final_ptr, self._final_len)
             self._observe(batch, self._obs_ptr, self._obs_len)
             self._legal_mask(batch, self._mask_ptr, self._mask_len)
+            self._finish()
         finally:
             self._lock.release()
+        # A new infos dict each step (its arrays are the buffers): wrappers
+        # add keys to the dict they get.
         return (self._obs, self._rewards, self._terminated, self._truncated,
-                self._infos)
+                dict(self._infos))
+
+    def _finish(self) -> None:
+        """The games that ended this step: their last position, shown now
+        (next-step) or in infos["final_obs"] (same-step). A few microseconds
+        beside the step: the ended rows only, and no conversion of the last
+        positions in same-step (uint8 planes are in the observation space
+        of either obs_dtype)."""
+        ended = np.bitwise_or(self._terminated_u8, self._truncated_u8,
+                              out=self._ended_u8).view(np.bool_)
+        if self._next_step:
+            np.copyto(self._pending, ended)
+            rows = ended.nonzero()[0]
+            self._any_pending = rows.size > 0
+            if self._any_pending:
+                self._obs[rows] = self._final_u8[rows]
+                self._mask_u8[rows] = 0
+            return
+        infos = self._infos
+        if not ended.any():
+            if "final_obs" in infos:
+                for key in ("final_obs", "_final_obs", "final_info", "_final_info"):
+                    del infos[key]
+            return
+        # Buffers, as every array of infos (the next step rewrites them).
+        infos["final_obs"] = self._final_u8
+        infos["_final_obs"] = infos["_final_info"] = ended
+        infos["final_info"] = {"status": self._status, "outcome": self._outcome,
+                               "_status": ended, "_outcome": ended}
 
     def set_moves(self, index: int, moves: Sequence[int]) -> None:
         """Sets game index to the position after moves (actions from the
@@ -558,7 +694,13 @@ class VectorEnv:
                                                    array.ctypes.data, array.size)
             if status != 0:
                 raise _error(self._lib, status)
+            self._pending[index] = False  # its next step plays
+            self._any_pending = bool(self._pending.any())
             self._write()
+            if self._any_pending:  # the other games' last positions stay shown
+                rows = np.flatnonzero(self._pending)
+                self._obs[rows] = self._final_u8[rows]
+                self._mask_u8[rows] = 0
         finally:
             self._lock.release()
 
