@@ -774,8 +774,9 @@ static void test_load_line_ends(void **state)
         "ttt/1 n=3 k=3 rules=classic moves=-",
         "ttt/1 n=10 k=10 rules=misere+early-draw moves=b1,b10,j10,a1",
         "ttt/1 w=7 h=6 k=4 rules=gravity moves=d6,d5,c6",
-        "ttt/1 n=3 k=3 rules=classic limit=6 moves=b2,a1 x=\"Ana\" "
-        "o=\"B\\\"ob\" end=resign-x",
+        /* One record, in two literals. */
+        ("ttt/1 n=3 k=3 rules=classic limit=6 moves=b2,a1 x=\"Ana\" "
+         "o=\"B\\\"ob\" end=resign-x"),
         "ttt/1 n=3 k=3 rules=classic moves=b2 o=\"Bob\"",
     };
     static const char *const ends[] = {
