@@ -375,9 +375,9 @@ static int perft_run_start(const ttt_game *game, size_t table_bytes,
     run->byte_limit = table_bytes ? table_bytes : PERFT_DEFAULT_BYTES;
     carver sizes = {NULL, 0, 0};
     carve(&sizes, (size_t)nn, 1);
-    carve(&sizes, 8 * (size_t)nn, sizeof(int32_t));
-    carve(&sizes, 8 * run->key_words, sizeof(uint64_t));
-    carve(&sizes, 2 * run->key_words, sizeof(uint64_t));
+    carve(&sizes, ttt__size_mul(8, (size_t)nn), sizeof(int32_t));
+    carve(&sizes, ttt__size_mul(8, run->key_words), sizeof(uint64_t));
+    carve(&sizes, ttt__size_mul(2, run->key_words), sizeof(uint64_t));
     carve(&sizes, ttt__board_bytes_rect(width, height, k), 1);
     if (sizes.overflow)
         return TTT_E_NOMEM;
@@ -386,8 +386,8 @@ static int perft_run_start(const ttt_game *game, size_t table_bytes,
         return TTT_E_NOMEM;
     carver parts = {*block, 0, 0};
     run->snap.cells = carve(&parts, (size_t)nn, 1);
-    run->sym = carve(&parts, 8 * (size_t)nn, sizeof(int32_t));
-    run->images = carve(&parts, 8 * run->key_words, sizeof(uint64_t));
+    run->sym = carve(&parts, ttt__size_mul(8, (size_t)nn), sizeof(int32_t));
+    run->images = carve(&parts, ttt__size_mul(8, run->key_words), sizeof(uint64_t));
     run->child = carve(&parts, run->key_words, sizeof(uint64_t));
     run->scratch = carve(&parts, run->key_words, sizeof(uint64_t));
     void *board_mem = carve(&parts, ttt__board_bytes_rect(width, height, k), 1);

@@ -491,11 +491,11 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     size_t wk = ttt__size_mul((size_t)pv->windows, (size_t)pv->k);
     pv->cells = carve(c, nn, 1);
     pv->window_cells = carve(c, wk, sizeof(int32_t));
-    pv->cell_first = carve(c, nn + 1, sizeof(int32_t));
+    pv->cell_first = carve(c, ttt__size_add(nn, 1), sizeof(int32_t));
     pv->cell_windows = carve(c, wk, sizeof(int32_t));
-    pv->marks = carve(c, 2 * (size_t)pv->windows, 1);
-    pv->zobrist = carve(c, 2 * nn, sizeof(uint64_t));
-    pv->symmetric = carve(c, 8 * nn, sizeof(int32_t));
+    pv->marks = carve(c, ttt__size_mul(2, (size_t)pv->windows), 1);
+    pv->zobrist = carve(c, ttt__size_mul(2, nn), sizeof(uint64_t));
+    pv->symmetric = carve(c, ttt__size_mul(8, nn), sizeof(int32_t));
     pv->children = carve(c, ttt__size_mul(nn + 1, nn), sizeof(child));
     pv->moves = carve(c, ttt__size_mul(nn + 2, nn), sizeof(int32_t));
     pv->first_completion = carve(c, nn, sizeof(int32_t));
@@ -510,7 +510,7 @@ static void carve_prover(carver *c, prover *pv, size_t pair_bytes)
     pv->paired = carve(c, nn, 1);
     pv->free_cells = carve(c, (size_t)pv->windows, 1);
     pv->open_windows = carve(c, (size_t)pv->windows, sizeof(int32_t));
-    pv->window_mask = carve(c, 2 * (size_t)pv->windows, sizeof(uint64_t));
+    pv->window_mask = carve(c, ttt__size_mul(2, (size_t)pv->windows), sizeof(uint64_t));
 }
 
 /* Lays out the windows and the cells' lists of them. */

@@ -288,15 +288,17 @@ void ttt__sboard_size(carver *parts, sboard *b, const snapshot *snap,
 {
     int32_t k = snap->k;
     size_t width = (size_t)snap->width, height = (size_t)snap->height;
-    size_t nn = width * height;
+    size_t nn = ttt__size_mul(width, height);
     size_t row_span = (size_t)windows_along(snap->width, k);
     size_t column_span = (size_t)windows_along(snap->height, k);
-    size_t windows = height * row_span + column_span * width + 2 * column_span * row_span;
+    size_t windows = ttt__size_add(
+        ttt__size_add(ttt__size_mul(height, row_span), ttt__size_mul(column_span, width)),
+        ttt__size_mul(2, ttt__size_mul(column_span, row_span)));
     int ids[8];
     size_t sym_count = (size_t)board_symmetries(snap->width, snap->height, snap->gravity, ids);
     b->cells = carve(parts, nn, sizeof(int8_t));
     b->column_fill = carve(parts, width, sizeof(int32_t));
-    b->window_marks = carve(parts, windows * 2, sizeof(int16_t));
+    b->window_marks = carve(parts, ttt__size_mul(windows, 2), sizeof(int16_t));
     b->window_offsets = carve(parts, windows, sizeof(int32_t));
     b->window_start = carve(parts, windows, sizeof(int32_t));
     b->sums = carve(parts, nn, sizeof(struct cell_sums));
@@ -309,11 +311,11 @@ void ttt__sboard_size(carver *parts, sboard *b, const snapshot *snap,
     }
     b->weight = carve(parts, (size_t)k + 1, sizeof(int64_t));
     b->eval_weight = carve(parts, (size_t)k + 1, sizeof(int64_t));
-    b->runs = nn <= RUNS_MAX_CELLS ? carve(parts, 4 * nn, sizeof(window_run)) : NULL;
+    b->runs = nn <= RUNS_MAX_CELLS ? carve(parts, ttt__size_mul(4, nn), sizeof(window_run)) : NULL;
     if (use_keys) {
         b->key_term[0] = carve(parts, nn, sizeof(uint64_t));
         b->key_term[1] = carve(parts, nn, sizeof(uint64_t));
-        b->sym = carve(parts, sym_count * nn, sizeof(int32_t));
+        b->sym = carve(parts, ttt__size_mul(sym_count, nn), sizeof(int32_t));
     }
 }
 
