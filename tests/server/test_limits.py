@@ -10,6 +10,7 @@ from serverproc import Server
 
 HOSTILE, PLAYER = "127.0.0.2", "127.0.0.1"  # both loopback: two client addresses
 PER_ADDRESS, STREAMS = 6, 2
+HANG = 60.0  # a bound that only catches a hang
 
 
 def connect_from(address, port):
@@ -141,3 +142,39 @@ def test_a_connection_slow_to_send_its_headers_is_closed(impatient):
         slow.close()
     # A prompt client is served as before.
     assert httpx.get(impatient.url + "/api/health", timeout=10.0).status_code == 200
+
+
+def test_streams_are_counted_apart_from_requests(tmp_path):
+    """With every stream slot taken, one more stream answers 503 while
+    requests, and a stream once one ends, are served."""
+    # A short idle timeout: streams write every 2 s, so a closed one is
+    # noticed soon.
+    srv = Server(tmp_path / "games.db", "--max-streams", "2",
+                 "--max-streams-per-address", "0", "--idle-timeout", "4").start()
+    held = []
+    try:
+        port = int(srv.url.rsplit(":", 1)[1])
+        g = httpx.post(srv.url + "/api/games", json={"game": "tictactoe"}, timeout=10).json()
+        for _ in range(2):
+            s, status = open_stream(PLAYER, port, g["id"])
+            held.append(s)
+            assert status == 200
+        s, status = open_stream(PLAYER, port, g["id"])
+        s.close()
+        assert status == 503
+        r = httpx.post(f"{srv.url}/api/games/{g['id']}/moves", headers=auth(g["tokens"]["x"]),
+                       json={"ply": 0, "cell": "b2"}, timeout=10)
+        assert r.status_code == 200
+        held.pop().close()
+        # The closed stream's slot is free again once the server notices.
+        deadline, status = time.monotonic() + HANG, None
+        while status != 200 and time.monotonic() < deadline:
+            s, status = open_stream(PLAYER, port, g["id"])
+            held.append(s)
+            if status != 200:
+                time.sleep(0.2)
+        assert status == 200
+    finally:
+        for s in held:
+            s.close()
+        assert srv.stop() == 0
