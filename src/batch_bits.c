@@ -452,11 +452,14 @@ void ttt__batch_bits_final(const ttt_batch *batch, size_t index, int side,
 {
     const bit_game *game = bit_game_at(batch, index);
     uint64_t mine = game->marks[side], theirs = game->marks[side ^ 1];
-    for (int cell = 0; cell < batch->nn; cell++) {
-        int bit = batch->cell_bit[cell];
-        dst[cell] = (uint8_t)(mine >> bit & 1);
-        dst[batch->nn + cell] = (uint8_t)(theirs >> bit & 1);
-    }
+    const int width = batch->width, height = batch->height;
+    const int pitch = batch->pitch;
+    const uint64_t row_mask = batch->row_mask;
+    /* A row a copy, as the observation planes are written; end stops the
+     * copies at this game's own values. */
+    const uint8_t *end = dst + 2 * (size_t)batch->nn;
+    WRITE_ROWS(dst, end, mine, height, width, pitch, row_mask, 0, expand_u8);
+    WRITE_ROWS(dst, end, theirs, height, width, pitch, row_mask, 0, expand_u8);
 }
 
 void ttt__batch_bits_set_moves(const ttt_batch *batch, size_t index,
