@@ -437,6 +437,10 @@ class VectorEnv(_GymVectorEnv):  # type: ignore[misc, valid-type]
     dict itself is new at each call (wrappers add keys to it).
     obs_dtype is np.float32 (default) or np.uint8. infos["action_mask"] is a
     bool array (num_envs, actions) viewing the C mask.
+
+    One thread at a time: a call made while another thread's call on the
+    same VectorEnv runs raises RuntimeError, and close() waits for it. A
+    VectorEnv cannot be copied or pickled (TypeError).
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP,
