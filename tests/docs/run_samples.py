@@ -74,7 +74,7 @@ INFO_KINDS = {"c": "c", "python": "python", "py": "python", "rust": "rust",
               "json": "json", "toml": "toml", "http": "http"}
 KINDS = {"c", "python", "rust", "sh", "console", "record", "apt", "json", "toml", "http",
          "illustrative", "output", "synopsis"}
-TIMEOUT = 300  # seconds a single command or program may take (a busy machine: README.md builds and installs libttt)
+TIMEOUT = 900  # seconds a single command or program may take (a busy machine: README.md builds and installs libttt)
 
 C_FRAGMENT = """#include <stdio.h>
 #include "ttt.h"
