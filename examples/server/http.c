@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 
+#include "accounts.h"
 #include "http.h"
 
 /* A request in progress: its body, read up to the cap. */
@@ -93,7 +94,7 @@ void http_server_free(struct server *srv)
     pthread_mutex_destroy(&srv->lock);
 }
 
-static void address_of(struct MHD_Connection *conn, struct addr_key *key)
+void address_of(struct MHD_Connection *conn, struct addr_key *key)
 {
     const union MHD_ConnectionInfo *info =
         MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
@@ -364,7 +365,7 @@ static int authorize(struct MHD_Connection *conn, struct game_entry *entry, stru
 /* A body is read only as application/json: a page on another site can
  * POST text/plain or a form without asking first, but not this type, which
  * needs a CORS preflight the server never grants. */
-static int json_content(struct MHD_Connection *conn, struct reply *err)
+int json_content(struct MHD_Connection *conn, struct reply *err)
 {
     const char *type = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Content-Type");
     size_t n = strlen("application/json");
@@ -411,7 +412,7 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
     int head = strcmp(method, "HEAD") == 0;
     int get = head || strcmp(method, "GET") == 0, post = strcmp(method, "POST") == 0;
     struct reply r, err;
-    if (post && cross_origin(conn))
+    if ((post || strcmp(method, "DELETE") == 0) && cross_origin(conn))
         return send_reply(conn, error_reply(403, "cross_origin", 403,
                                             "requests from pages of another origin are refused"));
     if (strncmp(url, "/api/", 5) != 0) {
@@ -421,6 +422,8 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
         return get ? send_static(conn, f) : send_reply(conn, bad_method());
     }
     const char *path = url + 5;
+    if (strcmp(path, "accounts") == 0 || strncmp(path, "sessions", 8) == 0)
+        return accounts_route(srv, conn, path, method, req->body, req->len);
     if (strcmp(path, "health") == 0)
         return send_reply(conn, get ? health_view(srv->mgr) : bad_method());
     if (strcmp(path, "players") == 0)

@@ -42,6 +42,7 @@ struct conn_rec {
 
 struct server {
     struct manager *mgr;
+    struct accounts *accounts; /* accounts.h */
     size_t max_body;
     const struct static_file *statics;
     size_t static_count;
@@ -67,6 +68,11 @@ void http_notify_connection(void *cls, struct MHD_Connection *conn, void **socke
 /* Closes the connections that took longer than header_timeout to send a
  * request's line and headers; called about once a second. */
 void http_sweep(struct server *srv);
+
+/* The client's address; whether a request's body is application/json:
+ * 1, or 0 with the 415 reply in *err. */
+void address_of(struct MHD_Connection *conn, struct addr_key *key);
+int json_content(struct MHD_Connection *conn, struct reply *err);
 
 /* checks.c: a body's fields checked beyond their types (which the handlers
  * check): 0, or -1 with the 422 reply in *err naming the field. */

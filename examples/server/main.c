@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "accounts.h"
 #include "http.h"
 
 static const char usage[] =
@@ -46,6 +47,18 @@ static const char usage[] =
     "  --static DIR           serve index.html, app.js and style.css from DIR, read once\n"
     "                         at start, instead of the copies built into the program\n"
     "                         (for working on the client; default: the built-in copies)\n"
+    "  --session-lifetime S   seconds a login session lasts (default 2592000, 30 days)\n"
+    "  --login-free-failures N\n"
+    "                         failed logins per account and per address before any\n"
+    "                         delay (default 5)\n"
+    "  --login-delay S        the first delay after those, in seconds; it doubles with\n"
+    "                         each further failure (default 1)\n"
+    "  --login-max-delay S    the longest delay, in seconds (default 900)\n"
+    "  --argon2-time N        Argon2id passes for new password hashes (default 2)\n"
+    "  --argon2-memory KIB    Argon2id memory for new password hashes, in KiB\n"
+    "                         (default 19456); stored hashes keep their own\n"
+    "  --hash-threads N       threads that hash and check passwords (default 1)\n"
+    "  --hash-queue N         password checks waiting at most; past it 503 (default 64)\n"
     "  --salvage              start on a damaged database: load the games that read and\n"
     "                         replay, report each one skipped (default: refuse to start)\n"
     "  --export ID            print game ID's libttt record from the database and exit\n"
@@ -53,10 +66,12 @@ static const char usage[] =
     "\n"
     "Routes: POST /api/games, GET /api/games/ID, POST /api/games/ID/moves,\n"
     "/resign and /draw (with Authorization: Bearer SEAT-TOKEN), GET /api/games/ID/events\n"
-    "(Server-Sent Events), GET /api/games/ID/record, GET /api/players, GET /api/health;\n"
+    "(Server-Sent Events), GET /api/games/ID/record, GET /api/players, GET /api/health,\n"
+    "POST /api/accounts, POST /api/sessions, GET and DELETE /api/sessions/current;\n"
     "docs/server.md describes each with an example.\n"
     "\n"
-    "SIGTERM or SIGINT stops the server cleanly. Seat tokens are never logged.\n";
+    "SIGTERM or SIGINT stops the server cleanly. Seat tokens, passwords, their hashes\n"
+    "and session tokens are never logged.\n";
 
 static int parse_long(const char *text, long lo, long hi, long *out)
 {
@@ -131,9 +146,13 @@ int main(int argc, char **argv)
     long conns_per_addr = 64, max_streams = 256, streams_per_addr = 16;
     long header_timeout = 10, idle_timeout = 30, bot_time = 1000;
     int sync_full = 1, salvage = 0;
+    long session_lifetime = 2592000, login_free = 5, login_delay = 1, login_max_delay = 900;
+    long argon2_time = 2, argon2_memory = 19456, hash_threads = 1, hash_queue = 64;
     enum { O_LISTEN = 256, O_PORT, O_DB, O_SYNC, O_GAMES, O_SIZE, O_BODY, O_HEADER,
            O_CONNS, O_CONNS_ADDR, O_STREAMS, O_STREAMS_ADDR, O_HEADER_TIMEOUT,
-           O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_BOT_TIME, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE };
+           O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_BOT_TIME, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE,
+           O_SESSION_LIFETIME, O_LOGIN_FREE, O_LOGIN_DELAY, O_LOGIN_MAX_DELAY, O_ARGON2_TIME,
+           O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
         {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
@@ -153,6 +172,14 @@ int main(int argc, char **argv)
         {"static", required_argument, NULL, O_STATIC},
         {"export", required_argument, NULL, O_EXPORT},
         {"salvage", no_argument, NULL, O_SALVAGE},
+        {"session-lifetime", required_argument, NULL, O_SESSION_LIFETIME},
+        {"login-free-failures", required_argument, NULL, O_LOGIN_FREE},
+        {"login-delay", required_argument, NULL, O_LOGIN_DELAY},
+        {"login-max-delay", required_argument, NULL, O_LOGIN_MAX_DELAY},
+        {"argon2-time", required_argument, NULL, O_ARGON2_TIME},
+        {"argon2-memory", required_argument, NULL, O_ARGON2_MEMORY},
+        {"hash-threads", required_argument, NULL, O_HASH_THREADS},
+        {"hash-queue", required_argument, NULL, O_HASH_QUEUE},
         {"help", no_argument, NULL, O_HELP}, {NULL, 0, NULL, 0},
     };
     int opt, bad = 0;
@@ -182,6 +209,14 @@ int main(int argc, char **argv)
         case O_STATIC: static_dir = optarg; break;
         case O_EXPORT: export_id = optarg; break;
         case O_SALVAGE: salvage = 1; break;
+        case O_SESSION_LIFETIME: bad |= parse_long(optarg, 1, 315360000, &session_lifetime); break;
+        case O_LOGIN_FREE: bad |= parse_long(optarg, 0, 1000, &login_free); break;
+        case O_LOGIN_DELAY: bad |= parse_long(optarg, 1, 86400, &login_delay); break;
+        case O_LOGIN_MAX_DELAY: bad |= parse_long(optarg, 1, 86400, &login_max_delay); break;
+        case O_ARGON2_TIME: bad |= parse_long(optarg, 1, 100, &argon2_time); break;
+        case O_ARGON2_MEMORY: bad |= parse_long(optarg, 8, 4194304, &argon2_memory); break;
+        case O_HASH_THREADS: bad |= parse_long(optarg, 1, 64, &hash_threads); break;
+        case O_HASH_QUEUE: bad |= parse_long(optarg, 1, 100000, &hash_queue); break;
         case O_HELP: fputs(usage, stdout); return 0;
         default: bad = 1;
         }
@@ -192,6 +227,8 @@ int main(int argc, char **argv)
     }
     if (max_streams > max_conns)
         max_streams = max_conns;
+    if (login_max_delay < login_delay)
+        login_max_delay = login_delay;
 
     union {
         struct sockaddr sa;
@@ -260,9 +297,23 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    struct accounts_config acfg = {
+        .argon2_time = (unsigned)argon2_time, .argon2_memory_kib = (unsigned)argon2_memory,
+        .hash_threads = (unsigned)hash_threads, .hash_queue = (unsigned)hash_queue,
+        .session_lifetime = session_lifetime, .login_free = (unsigned)login_free,
+        .login_delay = login_delay, .login_max_delay = login_max_delay,
+        .synchronous_full = sync_full};
+    struct accounts *accounts = accounts_open(db_path, &acfg, err, sizeof err);
+    if (!accounts) {
+        fprintf(stderr, "ttt-server: %s\n", err);
+        manager_free(mgr);
+        store_close(store);
+        return 1;
+    }
     struct server srv;
     memset(&srv, 0, sizeof srv);
     srv.mgr = mgr;
+    srv.accounts = accounts;
     srv.max_body = (size_t)max_body;
     srv.statics = embedded_statics;
     srv.static_count = embedded_static_count;
@@ -272,6 +323,7 @@ int main(int argc, char **argv)
     srv.keepalive = idle_timeout / 2 < 15 ? (unsigned)idle_timeout / 2 : 15;
     if (http_server_init(&srv) != 0) {
         fprintf(stderr, "ttt-server: out of memory\n");
+        accounts_close(accounts);
         manager_free(mgr);
         store_close(store);
         return 1;
@@ -283,6 +335,7 @@ int main(int argc, char **argv)
             for (size_t i = 0; i < STATIC_FILES; i++)
                 free(loaded_data[i]);
             http_server_free(&srv);
+            accounts_close(accounts);
             manager_free(mgr);
             store_close(store);
             return 1;
@@ -324,6 +377,7 @@ int main(int argc, char **argv)
         MHD_stop_daemon(daemon);
     }
     http_server_free(&srv);
+    accounts_close(accounts);
     manager_free(mgr);
     store_close(store);
     for (size_t i = 0; i < STATIC_FILES; i++)

@@ -58,7 +58,8 @@ if [ "$browser" = 1 ]; then
 fi
 timeout 600 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
     "$here/test_api.py" "$here/test_hostile.py" "$here/test_strict.py" "$here/test_limits.py" \
-    "$here/test_bots.py" "$here/test_docs.py" "$here/test_store.py" "$here/test_scripts.py"
+    "$here/test_bots.py" "$here/test_docs.py" "$here/test_store.py" "$here/test_scripts.py" \
+    "$here/test_accounts.py"
 timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
 timeout 120 "$python" "$here/load.py" --ci --dir "$work"
 load_c=$(dirname "$server")/ttt-server-load
