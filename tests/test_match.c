@@ -1087,8 +1087,11 @@ static void test_record_malformed(void **state)
         {HEAD "- y=\"A\"\n", 0, TTT_E_PARSE, 36},
         {HEAD "- X=\"A\"\n", 0, TTT_E_PARSE, 36},
         {HEAD "-  x=\"A\"\n", 0, TTT_E_PARSE, 36},
-        {HEAD "- x=\"A\"", 0, TTT_E_PARSE, 41},
-        {HEAD "- x=\"A\"\n\n", 0, TTT_E_PARSE, 42},
+        /* Since 1.5 the line may end without LF or with CR LF, and blank
+         * lines may follow (test_notation.c): a lone CR, or a second line
+         * that is not blank, still fails. */
+        {HEAD "- x=\"A\"\r", 0, TTT_E_PARSE, 41},
+        {HEAD "- x=\"A\"\n\nx", 0, TTT_E_PARSE, 43},
         /* Unknown endings: where the text leaves every spelling. */
         {HEAD "- end=resign-z\n", 0, TTT_E_PARSE, 47},
         {HEAD "- end=resign\n", 0, TTT_E_PARSE, 46},
@@ -1096,7 +1099,7 @@ static void test_record_malformed(void **state)
         {HEAD "- end=win-x\n", 0, TTT_E_PARSE, 40},
         {HEAD "- end=line\n", 0, TTT_E_PARSE, 40},
         {HEAD "- end=resign-xx\n", 0, TTT_E_PARSE, 48},
-        {HEAD "- end=resign-x", 0, TTT_E_PARSE, 48},
+        {HEAD "- end=resign-x\r", 0, TTT_E_PARSE, 48},
         {HEAD "- end=\n", 0, TTT_E_PARSE, 40},
         /* Endings the moves contradict: at the ending. */
         {HEAD "a1,a2,b1,b2,c1 end=resign-o\n", 0, TTT_E_GAME_OVER, 53},
@@ -1132,7 +1135,9 @@ static void test_record_malformed(void **state)
 }
 
 /* Every proper prefix of a record with the new fields is refused, at an
- * offset inside it or at its end. */
+ * offset inside it or at its end, unless it ends right after a field (or
+ * is the line without its LF): then it is a record itself, and saves back
+ * as that prefix and an LF. */
 static void test_record_prefixes(void **state)
 {
     (void)state;
@@ -1148,7 +1153,18 @@ static void test_record_prefixes(void **state)
             ttt_game *game = NULL;
             size_t offset = 9999;
             int status = load_bytes(records[r], len, &game, &offset);
-            assert_int_not_equal(status, TTT_OK);
+            if (status == TTT_OK) {
+                char saved[256];
+                size_t saved_len = 0;
+                assert_int_equal(ttt_game_save(game, saved, sizeof saved,
+                                               &saved_len),
+                                 TTT_OK);
+                assert_int_equal(saved_len, len + 1);
+                assert_memory_equal(saved, records[r], len);
+                assert_int_equal(saved[len], '\n');
+                ttt_game_free(game);
+                continue;
+            }
             assert_null(game);
             assert_true(offset <= len);
         }
