@@ -28,6 +28,9 @@ struct game_entry {
     signed char draw_offer;   /* the mark with a standing draw offer, or 0 */
     unsigned char rated, bot_queued;
     unsigned char load_bad;   /* at start, with --salvage: its log did not replay */
+    unsigned char ended;      /* its ending is committed: it leaves memory at refs 0 */
+    int refs;                 /* holders (requests, streams, the bot queue), under
+                               * the manager's table_lock */
     unsigned char kind[2];    /* [0] = x, [1] = o */
     uint32_t budget[2];
     char token[2][TOKEN_LEN + 1]; /* empty for a bot seat */
@@ -70,7 +73,12 @@ void manager_free(struct manager *mgr);
 void manager_stop_streams(struct manager *mgr);
 int manager_stopping(struct manager *mgr);
 
+/* The game with this id, held (loaded from the store if it finished and is
+ * not held), or NULL if there is none. The caller releases it. */
 struct game_entry *manager_find(struct manager *mgr, const char *id);
+/* One more holder of a held entry (an event stream), released as well. */
+void manager_hold(struct manager *mgr, struct game_entry *entry);
+void manager_release(struct manager *mgr, struct game_entry *entry);
 
 struct reply game_create(struct manager *mgr, json_t *request);
 struct reply game_view(struct manager *mgr, struct game_entry *entry);
@@ -82,7 +90,9 @@ struct reply game_resign(struct manager *mgr, struct game_entry *entry, int mark
 struct reply game_draw(struct manager *mgr, struct game_entry *entry, int mark);
 /* The libttt record of a game, malloc'ed, or NULL. */
 char *game_record(struct game_entry *entry);
-struct reply players_view(struct manager *mgr);
+/* GET /api/players?limit=&after=: the ratings, best first, from after the
+ * named player (limit and after are the query's text, or NULL). */
+struct reply players_view(struct manager *mgr, const char *limit, const char *after);
 struct reply health_view(struct manager *mgr);
 
 /* Event streams: formats the next event after *next_event into buf (at

@@ -14,6 +14,7 @@ struct request {
     char *body;
     size_t len;
     int too_large;
+    struct game_entry *entry; /* the game it holds, released when it completes */
 };
 
 static enum MHD_Result send_text(struct MHD_Connection *conn, int http, char *text,
@@ -275,6 +276,7 @@ static void stream_free(void *cls)
 {
     struct stream *s = cls;
     stream_close(s->srv, &s->addr);
+    manager_release(s->mgr, s->entry);
     free(s);
 }
 
@@ -301,6 +303,7 @@ static enum MHD_Result send_stream(struct server *srv, struct MHD_Connection *co
     s->addr = addr;
     s->mgr = srv->mgr;
     s->entry = entry;
+    manager_hold(srv->mgr, entry); /* for as long as the stream lasts */
     const char *last = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
     if (!last)
         last = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "last_event_id");
@@ -427,7 +430,10 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
     if (strcmp(path, "health") == 0)
         return send_reply(conn, get ? health_view(srv->mgr) : bad_method());
     if (strcmp(path, "players") == 0)
-        return send_reply(conn, get ? players_view(srv->mgr) : bad_method());
+        return send_reply(conn, get ? players_view(srv->mgr,
+            MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "limit"),
+            MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "after"))
+            : bad_method());
     if (strcmp(path, "games") == 0) {
         if (!post)
             return send_reply(conn, bad_method());
@@ -457,6 +463,7 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
     struct game_entry *entry = manager_find(srv->mgr, key);
     if (!entry)
         return send_reply(conn, error_reply(404, "not_found", 404, "no game %s", key));
+    req->entry = entry; /* held until the request completes */
 
     if (action[0] == '\0')
         return send_reply(conn, get ? game_view(srv->mgr, entry) : bad_method());
@@ -549,6 +556,7 @@ void http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
     /* A kept-alive connection has header_timeout for its next request. */
     set_waiting(cls, conn, 1);
     if (req) {
+        manager_release(((struct server *)cls)->mgr, req->entry);
         free(req->body);
         free(req);
         *con_cls = NULL;

@@ -21,7 +21,8 @@ static const char usage[] =
     "  --db PATH              SQLite database, created if missing (default ./ttt-games.db)\n"
     "  --sync full|normal     full: each commit is synced to disk and survives a power cut;\n"
     "                         normal: survives a crash of the server only (default full)\n"
-    "  --max-games N          games held at most (default 200000)\n"
+    "  --max-games N          games in progress at most (default 200000); finished\n"
+    "                         games leave memory and are loaded from the database\n"
     "  --max-size N           widest and tallest board accepted, 3..1024 (default 19)\n"
     "  --max-body BYTES       largest request body (default 8192)\n"
     "  --max-header BYTES     memory per connection for the request line and headers\n"
@@ -281,6 +282,7 @@ int main(int argc, char **argv)
     if (export_id) {
         struct game_entry *entry = manager_find(mgr, export_id);
         char *record = entry ? game_record(entry) : NULL;
+        manager_release(mgr, entry);
         if (record)
             fputs(record, stdout);
         else

@@ -55,44 +55,72 @@ struct manager *manager_new(struct store *store, const struct manager_limits *li
     if (!mgr)
         return NULL;
     size_t cap = 1024;
-    while (cap < (size_t)limits->max_games * 2)
-        cap *= 2;
     mgr->slots = calloc(cap, sizeof *mgr->slots);
-    if (!mgr->slots) {
+    mgr->names = calloc(cap, sizeof *mgr->names);
+    if (!mgr->slots || !mgr->names) {
+        free(mgr->slots);
+        free(mgr->names);
         free(mgr);
         return NULL;
     }
-    mgr->mask = cap - 1;
+    mgr->mask = mgr->names_mask = cap - 1;
     mgr->store = store;
     mgr->limits = *limits;
     atomic_init(&mgr->finish_counter, 1);
-    pthread_mutex_init(&mgr->create_lock, NULL);
+    mgr->next_order = 1;
+    pthread_mutex_init(&mgr->table_lock, NULL);
+    pthread_mutex_init(&mgr->ratings_lock, NULL);
     pthread_mutex_init(&mgr->bot_lock, NULL);
     pthread_cond_init(&mgr->bot_wake, NULL);
     return mgr;
 }
 
-struct game_entry *manager_find(struct manager *mgr, const char *id)
+/* The slot of id (holding it, or the empty slot where it would go); with
+ * table_lock held. */
+static size_t slot_of(const struct manager *mgr, const char *id)
 {
-    for (size_t i = hash_id(id), n = 0; n <= mgr->mask; i++, n++) {
-        struct game_entry *e = atomic_load_explicit(&mgr->slots[i & mgr->mask],
-                                                    memory_order_acquire);
-        if (!e)
-            return NULL;
-        if (strcmp(e->id, id) == 0)
-            return e;
-    }
-    return NULL;
+    size_t i = hash_id(id) & mgr->mask;
+    while (mgr->slots[i] && strcmp(mgr->slots[i]->id, id) != 0)
+        i = (i + 1) & mgr->mask;
+    return i;
 }
 
-static void insert(struct manager *mgr, struct game_entry *entry)
+/* Adds entry (not held yet) with table_lock held; -1 out of memory. The
+ * table doubles at half full, so a probe stays short. */
+static int table_put(struct manager *mgr, struct game_entry *entry)
 {
-    pthread_mutex_lock(&mgr->create_lock);
-    size_t i = hash_id(entry->id);
-    while (atomic_load_explicit(&mgr->slots[i & mgr->mask], memory_order_relaxed))
-        i++;
-    atomic_store_explicit(&mgr->slots[i & mgr->mask], entry, memory_order_release);
-    pthread_mutex_unlock(&mgr->create_lock);
+    if ((mgr->used + 1) * 2 > mgr->mask + 1) {
+        size_t cap = 2 * (mgr->mask + 1);
+        struct game_entry **old = mgr->slots, **grown = calloc(cap, sizeof *grown);
+        if (!grown)
+            return -1;
+        size_t old_cap = mgr->mask + 1;
+        mgr->slots = grown;
+        mgr->mask = cap - 1;
+        for (size_t i = 0; i < old_cap; i++)
+            if (old[i])
+                mgr->slots[slot_of(mgr, old[i]->id)] = old[i];
+        free(old);
+    }
+    mgr->slots[slot_of(mgr, entry->id)] = entry;
+    mgr->used++;
+    return 0;
+}
+
+/* Takes entry out with table_lock held: the entries after it in its probe
+ * run move back, so every lookup still finds them. */
+static void table_remove(struct manager *mgr, struct game_entry *entry)
+{
+    size_t i = slot_of(mgr, entry->id);
+    if (mgr->slots[i] != entry)
+        return;
+    mgr->slots[i] = NULL;
+    mgr->used--;
+    for (size_t j = (i + 1) & mgr->mask; mgr->slots[j]; j = (j + 1) & mgr->mask) {
+        struct game_entry *e = mgr->slots[j];
+        mgr->slots[j] = NULL;
+        mgr->slots[slot_of(mgr, e->id)] = e;
+    }
 }
 
 static void entry_free(struct game_entry *entry)
@@ -139,6 +167,197 @@ static int entry_new(const struct store_game *g, struct game_entry **out)
     pthread_cond_init(&e->changed, NULL);
     *out = e;
     return TTT_OK;
+}
+
+/* Replays one stored event into entry's game; a libttt status (TTT_E_STALE
+ * for an event that is not the next in its log). */
+static int replay_event(struct game_entry *entry, const struct store_event *ev)
+{
+    int width = ttt_width(entry->game), rc;
+    if (ev->seq != entry->events)
+        rc = TTT_E_STALE;
+    else if (ev->kind == STORE_MOVE)
+        rc = ttt_play(entry->game, ev->mark, ev->cell / width, ev->cell % width, NULL);
+    else if (ev->kind == STORE_RESIGN)
+        rc = ttt_resign(entry->game, ev->mark, NULL);
+    else
+        rc = ttt_agree_draw(entry->game, NULL);
+    if (rc == TTT_OK) {
+        entry->events++;
+        if (ev->finish_order > 0)
+            entry->finish_order = ev->finish_order;
+    }
+    return rc;
+}
+
+/* A finished game loaded on demand. */
+struct one_game {
+    struct game_entry *entry;
+    int bad;
+};
+
+static int one_game_row(void *user, const struct store_game *g)
+{
+    struct one_game *one = user;
+    if (one->entry || entry_new(g, &one->entry) != TTT_OK)
+        one->bad = 1;
+    return one->bad ? -1 : 0;
+}
+
+static int one_game_event(void *user, const char *game_id, const struct store_event *ev)
+{
+    struct one_game *one = user;
+    (void)game_id;
+    if (!ev || replay_event(one->entry, ev) != TTT_OK)
+        one->bad = 1;
+    return one->bad ? -1 : 0;
+}
+
+struct game_entry *manager_find(struct manager *mgr, const char *id)
+{
+    pthread_mutex_lock(&mgr->table_lock);
+    struct game_entry *e = mgr->slots[slot_of(mgr, id)];
+    if (e)
+        e->refs++;
+    pthread_mutex_unlock(&mgr->table_lock);
+    if (e)
+        return e;
+    /* Not held: a finished game, kept whole in the store. */
+    struct one_game one = {NULL, 0};
+    char err[256];
+    int found = store_load_game(mgr->store, id, one_game_row, one_game_event, &one, err,
+                                sizeof err);
+    if (found != 1 || one.bad || !one.entry) {
+        if (found < 0 && err[0])
+            fprintf(stderr, "ttt-server: %s\n", err);
+        else if (found == 1)
+            fprintf(stderr, "ttt-server: finished game %s does not replay\n", id);
+        if (one.entry)
+            entry_free(one.entry);
+        return NULL;
+    }
+    one.entry->ended = 1;
+    pthread_mutex_lock(&mgr->table_lock);
+    /* Another request may have loaded it meanwhile: one copy is held. */
+    e = mgr->slots[slot_of(mgr, id)];
+    if (!e && table_put(mgr, one.entry) == 0)
+        e = one.entry, one.entry = NULL;
+    if (e)
+        e->refs++;
+    pthread_mutex_unlock(&mgr->table_lock);
+    if (one.entry)
+        entry_free(one.entry);
+    return e;
+}
+
+void manager_hold(struct manager *mgr, struct game_entry *entry)
+{
+    pthread_mutex_lock(&mgr->table_lock);
+    entry->refs++;
+    pthread_mutex_unlock(&mgr->table_lock);
+}
+
+void manager_release(struct manager *mgr, struct game_entry *entry)
+{
+    if (!entry)
+        return;
+    pthread_mutex_lock(&mgr->table_lock);
+    int gone = --entry->refs == 0 && entry->ended;
+    if (gone)
+        table_remove(mgr, entry);
+    pthread_mutex_unlock(&mgr->table_lock);
+    if (gone)
+        entry_free(entry);
+}
+
+/* Whether a game with this id exists, held or finished in the store. */
+static int id_taken(struct manager *mgr, const char *id)
+{
+    struct game_entry *e = manager_find(mgr, id);
+    manager_release(mgr, e);
+    return e != NULL;
+}
+
+/* entry's row as the store keeps it (entry->lock held). */
+static void entry_row(const struct game_entry *e, struct store_game *g)
+{
+    memset(g, 0, sizeof *g);
+    snprintf(g->id, sizeof g->id, "%s", e->id);
+    g->width = ttt_width(e->game);
+    g->height = ttt_height(e->game);
+    g->k = ttt_win_length(e->game);
+    const int rules[4] = {TTT_RULE_GRAVITY, TTT_RULE_MISERE, TTT_RULE_EARLY_DRAW,
+                          TTT_RULE_PLY_LIMIT};
+    int *values[4] = {&g->gravity, &g->misere, &g->early_draw, &g->ply_limit};
+    for (int i = 0; i < 4; i++)
+        if (ttt_game_get_rule(e->game, rules[i], values[i]) != TTT_OK)
+            *values[i] = 0;
+    g->rated = e->rated;
+    for (int s = 0; s < 2; s++) {
+        size_t len;
+        snprintf(g->kind[s], sizeof g->kind[s], "%s", kind_name(e->kind[s]));
+        g->budget[s] = e->budget[s];
+        if (ttt_game_get_name(e->game, s == 0 ? TTT_X : TTT_O, g->name[s], sizeof g->name[s],
+                              &len) != TTT_OK)
+            g->name[s][0] = '\0';
+        snprintf(g->token[s], sizeof g->token[s], "%s", e->token[s]);
+    }
+}
+
+/* entry's log, the ending last (the game is over; entry->lock held):
+ * malloc'ed, or NULL. */
+static struct store_event *entry_log(const struct game_entry *e, size_t *count)
+{
+    int ply = ttt_ply(e->game), ending = ttt_ending(e->game), width = ttt_width(e->game);
+    int extra = ending == TTT_END_RESIGN || ending == TTT_END_AGREED;
+    struct store_event *log = calloc((size_t)ply + 1, sizeof *log);
+    if (!log)
+        return NULL;
+    for (int i = 0; i < ply; i++) {
+        int mark, row, col;
+        ttt_move_at(e->game, i, &mark, &row, &col);
+        log[i] = (struct store_event){i, STORE_MOVE, mark, row * width + col, 0};
+    }
+    if (extra) {
+        int state = ttt_state(e->game);
+        log[ply] = (struct store_event){ply, ending == TTT_END_RESIGN ? STORE_RESIGN : STORE_DRAW,
+                                        ending != TTT_END_RESIGN ? 0
+                                        : state == TTT_X_WON ? TTT_O : TTT_X, -1, 0};
+    }
+    *count = (size_t)ply + (size_t)extra;
+    log[*count - 1].finish_order = e->finish_order;
+    return log;
+}
+
+static void ratings_finish(struct manager *mgr, long long order, int stored, int rated,
+                           const char *x, const char *o, int state);
+
+int manager_store_event(struct manager *mgr, struct game_entry *entry,
+                        const struct store_event *event)
+{
+    if (event->finish_order <= 0)
+        return store_add_event(mgr->store, entry->id, event, NULL);
+    struct store_game row;
+    struct store_finished fin;
+    entry_row(entry, &row);
+    long long saved = entry->finish_order;
+    entry->finish_order = event->finish_order;
+    fin.game = &row;
+    fin.state = ttt_state(entry->game);
+    fin.finish_order = event->finish_order;
+    fin.log = entry_log(entry, &fin.count);
+    entry->finish_order = saved;
+    int rc = fin.log ? store_add_event(mgr->store, entry->id, event, &fin) : STORE_FAILED;
+    free((void *)fin.log);
+    ratings_finish(mgr, event->finish_order, rc == STORE_OK, entry->rated, row.name[0],
+                   row.name[1], fin.state);
+    if (rc == STORE_OK) {
+        atomic_fetch_sub(&mgr->games, 1);
+        pthread_mutex_lock(&mgr->table_lock);
+        entry->ended = 1; /* leaves memory with its last holder */
+        pthread_mutex_unlock(&mgr->table_lock);
+    }
+    return rc;
 }
 
 static int get_bool(json_t *obj, const char *key, int fallback, int *out)
@@ -255,11 +474,15 @@ struct reply game_create(struct manager *mgr, json_t *req)
         if (k == SEAT_HUMAN)
             random_hex(g.token[s], TOKEN_LEN);
     }
-    /* The store keeps no index of ids: a new id is checked against the
-     * held games here (64 random bits: a repeat is all but impossible). */
-    do
-        random_hex(g.id, 16);
-    while (manager_find(mgr, g.id));
+    /* The creation time in seconds, then 40 random bits: games end in about
+     * the order they began, so a finished game's row goes near the end of
+     * the finished games' key instead of onto a random page of it (one page
+     * written a commit, not one a game). A repeat is checked against the
+     * games held and the finished ones stored. */
+    do {
+        snprintf(g.id, sizeof g.id, "%08llx", (unsigned long long)time(NULL) & 0xffffffffu);
+        random_hex(g.id + 8, 10);
+    } while (id_taken(mgr, g.id));
 
     struct game_entry *entry;
     if ((rc = entry_new(&g, &entry)) != TTT_OK)
@@ -275,7 +498,16 @@ struct reply game_create(struct manager *mgr, json_t *req)
         entry_free(entry);
         return error_reply(503, "store_failed", 503, "the game could not be stored");
     }
-    insert(mgr, entry);
+    pthread_mutex_lock(&mgr->table_lock);
+    int full = table_put(mgr, entry);
+    entry->refs = full ? 0 : 1; /* this request's */
+    pthread_mutex_unlock(&mgr->table_lock);
+    if (full) {
+        /* Stored, so it is loaded at the next start; not servable now. */
+        atomic_fetch_sub(&mgr->games, 1);
+        entry_free(entry);
+        return error_reply(503, "out_of_memory", 503, "out of memory");
+    }
 
     struct text t = {0};
     text_str(&t, "{\"id\":\"");
@@ -293,6 +525,7 @@ struct reply game_create(struct manager *mgr, json_t *req)
     pthread_mutex_unlock(&entry->lock);
     text_str(&t, "}");
     bot_enqueue(mgr, entry);
+    manager_release(mgr, entry);
     return text_reply(201, &t);
 }
 
@@ -324,11 +557,11 @@ static int load_game(void *user, const struct store_game *g)
     struct load_state *st = user;
     struct game_entry *entry;
     if (st->games >= st->mgr->limits.max_games) {
-        snprintf(st->err, st->err_len, "the database holds more than --max-games %ld games",
-                 st->mgr->limits.max_games);
+        snprintf(st->err, st->err_len, "the database holds more than --max-games %ld games"
+                 " in progress", st->mgr->limits.max_games);
         return -1;
     }
-    if (manager_find(st->mgr, g->id))
+    if (st->mgr->slots[slot_of(st->mgr, g->id)])
         return load_problem(st, g->id, "is stored twice (the first is kept)");
     int rc = entry_new(g, &entry);
     if (rc != TTT_OK) {
@@ -336,8 +569,11 @@ static int load_game(void *user, const struct store_game *g)
         snprintf(what, sizeof what, "cannot be rebuilt: %s", ttt_strerror(rc));
         return load_problem(st, g->id, what);
     }
-    insert(st->mgr, entry);
-    atomic_fetch_add(&st->mgr->games, 1);
+    if (table_put(st->mgr, entry) != 0) {
+        entry_free(entry);
+        snprintf(st->err, st->err_len, "out of memory");
+        return -1;
+    }
     st->games++;
     return 0;
 }
@@ -345,7 +581,7 @@ static int load_game(void *user, const struct store_game *g)
 static int load_event(void *user, const char *game_id, const struct store_event *ev)
 {
     struct load_state *st = user;
-    struct game_entry *entry = manager_find(st->mgr, game_id);
+    struct game_entry *entry = st->mgr->slots[slot_of(st->mgr, game_id)];
     char what[160];
     if (!entry) {
         snprintf(what, sizeof what, "is not stored, but event %d of it is",
@@ -358,54 +594,91 @@ static int load_event(void *user, const char *game_id, const struct store_event 
         entry->load_bad = 1;
         return 0;
     }
-    int width = ttt_width(entry->game), rc;
-    if (ev->seq != entry->events)
-        rc = TTT_E_STALE;
-    else if (ev->kind == STORE_MOVE)
-        rc = ttt_play(entry->game, ev->mark, ev->cell / width, ev->cell % width, NULL);
-    else if (ev->kind == STORE_RESIGN)
-        rc = ttt_resign(entry->game, ev->mark, NULL);
-    else
-        rc = ttt_agree_draw(entry->game, NULL);
+    int rc = replay_event(entry, ev);
     if (rc != TTT_OK) {
         snprintf(what, sizeof what, "event %d does not replay: %s", ev->seq,
                  rc == TTT_E_STALE ? "it is not the next in its log" : ttt_strerror(rc));
         entry->load_bad = 1;
         return load_problem(st, game_id, what);
     }
-    entry->events++;
-    if (ev->finish_order > 0) {
-        entry->finish_order = ev->finish_order;
-        if (ev->finish_order >= atomic_load(&st->mgr->finish_counter))
-            atomic_store(&st->mgr->finish_counter, ev->finish_order + 1);
-    }
     st->events++;
     return 0;
 }
 
-/* Drops the games marked bad (salvage): the table is rebuilt without them,
- * before anything else reads it. */
-static void drop_bad(struct manager *mgr, struct load_state *st)
+/* After the load: the games marked bad (salvage) go; the finished games
+ * (a file from before the store kept them whole) are stored whole, in one
+ * transaction, and go too. Only games in progress stay. */
+static int sort_out(struct manager *mgr, struct load_state *st)
 {
-    _Atomic(struct game_entry *) *old = mgr->slots;
-    _Atomic(struct game_entry *) *fresh = calloc(mgr->mask + 1, sizeof *fresh);
-    if (!fresh)
-        return; /* they stay: served as far as they replayed */
-    mgr->slots = fresh;
-    for (size_t i = 0; i <= mgr->mask; i++) {
-        struct game_entry *e = atomic_load(&old[i]);
-        if (!e)
+    size_t cap = mgr->mask + 1, n = 0;
+    struct game_entry **done = malloc(cap * sizeof *done);
+    struct store_finished *fins = calloc(cap, sizeof *fins);
+    struct store_game *rows = calloc(cap, sizeof *rows);
+    int rc = done && fins && rows ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < cap; i++) {
+        struct game_entry *e = mgr->slots[i];
+        if (!e || e->load_bad || ttt_state(e->game) == TTT_IN_PROGRESS)
             continue;
-        if (e->load_bad) {
-            st->games--;
-            st->events -= e->events;
-            atomic_fetch_sub(&mgr->games, 1);
-            entry_free(e);
-        } else {
-            insert(mgr, e);
+        entry_row(e, &rows[n]);
+        size_t count = 0;
+        const struct store_event *log = entry_log(e, &count);
+        fins[n] = (struct store_finished){&rows[n], ttt_state(e->game), e->finish_order, log,
+                                          count};
+        if (!fins[n].log || e->finish_order <= 0) {
+            free((void *)fins[n].log);
+            snprintf(st->err, st->err_len, "game %s is over but has no finish order", e->id);
+            rc = -1;
+            break;
         }
+        done[n++] = e;
     }
-    free(old);
+    if (rc == 0 && store_add_finished(mgr->store, fins, n) != STORE_OK) {
+        snprintf(st->err, st->err_len, "storing %zu finished games whole failed", n);
+        rc = -1;
+    }
+    for (size_t i = 0; fins && i < n; i++)
+        free((void *)fins[i].log);
+    if (rc == 0) {
+        if (n)
+            fprintf(stderr, "ttt-server: %zu finished games are now kept whole in the"
+                    " store\n", n);
+        for (size_t i = 0; i < n; i++) {
+            table_remove(mgr, done[i]);
+            st->games--;
+            st->events -= done[i]->events;
+            entry_free(done[i]);
+        }
+        /* The bad ones (salvage), each reported already. */
+        for (size_t i = 0; i <= mgr->mask; i++) {
+            struct game_entry *e = mgr->slots[i];
+            if (e && e->load_bad) {
+                table_remove(mgr, e);
+                st->games--;
+                st->events -= e->events;
+                entry_free(e);
+                i--; /* the slot may hold a moved entry now */
+            }
+        }
+    } else if (!st->err[0]) {
+        snprintf(st->err, st->err_len, "out of memory");
+    }
+    free(done);
+    free(fins);
+    free(rows);
+    return rc;
+}
+
+static void ratings_apply(struct manager *mgr, const char *x, const char *o, int state);
+
+static int load_result(void *user, long long order, int rated, const char *x, const char *o,
+                       int state)
+{
+    struct manager *mgr = user;
+    if (rated)
+        ratings_apply(mgr, x, o, state);
+    if (order >= atomic_load(&mgr->finish_counter))
+        atomic_store(&mgr->finish_counter, order + 1);
+    return 0;
 }
 
 int manager_load(struct manager *mgr, long *games, long *events, long *skipped, char *err,
@@ -415,8 +688,12 @@ int manager_load(struct manager *mgr, long *games, long *events, long *skipped, 
     long store_skipped = 0;
     err[0] = '\0';
     int rc = store_load(mgr->store, load_game, load_event, &st, &store_skipped, err, err_len);
-    if (rc == 0 && mgr->limits.salvage)
-        drop_bad(mgr, &st);
+    if (rc == 0)
+        rc = sort_out(mgr, &st);
+    if (rc == 0)
+        rc = store_load_results(mgr->store, load_result, mgr, err, err_len);
+    mgr->next_order = atomic_load(&mgr->finish_counter);
+    atomic_store(&mgr->games, st.games);
     *games = st.games;
     *events = st.events;
     *skipped = st.skipped + store_skipped;
@@ -458,9 +735,14 @@ void bot_enqueue(struct manager *mgr, struct game_entry *entry)
 {
     if (!bot_to_move(entry))
         return;
+    /* The queue holds the game (taken before bot_lock: the table's lock is
+     * never taken inside it). */
+    manager_hold(mgr, entry);
+    int queued = 0;
     int lane = bot_lane(mgr, entry);
     pthread_mutex_lock(&mgr->bot_lock);
     if (!entry->bot_queued) {
+        queued = 1;
         entry->bot_queued = 1;
         entry->bot_next = NULL;
         if (mgr->bot_tail[lane])
@@ -471,6 +753,8 @@ void bot_enqueue(struct manager *mgr, struct game_entry *entry)
         pthread_cond_broadcast(&mgr->bot_wake);
     }
     pthread_mutex_unlock(&mgr->bot_lock);
+    if (!queued)
+        manager_release(mgr, entry);
 }
 
 static double seconds_now(void)
@@ -578,6 +862,7 @@ static void bot_loop(struct manager *mgr, int cheap_only)
          * takes turns with every other game. */
         bot_move(mgr, entry, lane);
         bot_enqueue(mgr, entry);
+        manager_release(mgr, entry); /* the queue's hold of this turn */
         pthread_mutex_lock(&mgr->bot_lock);
     }
     pthread_mutex_unlock(&mgr->bot_lock);
@@ -603,16 +888,17 @@ int manager_start_bots(struct manager *mgr)
     mgr->bot_threads = calloc((size_t)count, sizeof *mgr->bot_threads);
     if (!mgr->bot_threads)
         return -1;
+    /* Queued before any bot runs (a bot that ends a game takes it out of
+     * the table) or any request comes: the table holds the games in
+     * progress alone. */
+    for (size_t i = 0; i <= mgr->mask; i++)
+        if (mgr->slots[i])
+            bot_enqueue(mgr, mgr->slots[i]);
     for (int i = 0; i < count; i++) {
         if (pthread_create(&mgr->bot_threads[i], NULL, i == 0 ? bot_cheap_main : bot_main,
                            mgr) != 0)
             return -1;
         mgr->bot_count++;
-    }
-    for (size_t i = 0; i <= mgr->mask; i++) {
-        struct game_entry *e = atomic_load(&mgr->slots[i]);
-        if (e)
-            bot_enqueue(mgr, e);
     }
     return 0;
 }
@@ -636,124 +922,228 @@ void manager_free(struct manager *mgr)
     for (int i = 0; i < mgr->bot_count; i++)
         pthread_join(mgr->bot_threads[i], NULL);
     free(mgr->bot_threads);
-    for (size_t i = 0; i <= mgr->mask; i++) {
-        struct game_entry *e = atomic_load(&mgr->slots[i]);
-        if (e)
-            entry_free(e);
-    }
+    /* Nothing holds a game any more: the server has stopped. */
+    for (size_t i = 0; i <= mgr->mask; i++)
+        if (mgr->slots[i])
+            entry_free(mgr->slots[i]);
     free(mgr->slots);
-    pthread_mutex_destroy(&mgr->create_lock);
+    for (struct rating *r = mgr->top[0], *next; r; r = next) {
+        next = r->next[0];
+        free(r);
+    }
+    free(mgr->names);
+    free(mgr->waiting);
+    pthread_mutex_destroy(&mgr->table_lock);
+    pthread_mutex_destroy(&mgr->ratings_lock);
     pthread_mutex_destroy(&mgr->bot_lock);
     pthread_cond_destroy(&mgr->bot_wake);
     free(mgr);
 }
 
-/* A finished rated game, as the ratings need it. */
-struct result {
-    long long order;
-    char name[2][TTT_NAME_MAX + 1];
-    double score_x; /* 1 x won, 0 o won, 0.5 drawn */
-};
+#define ELO_K 32.0
 
-static int by_order(const void *a, const void *b)
+/* Whether a ranks above b: higher rating, then the name (names differ, so
+ * the order is total). */
+static int ranks_above(const struct rating *a, const struct rating *b)
 {
-    long long x = ((const struct result *)a)->order, y = ((const struct result *)b)->order;
-    return (x > y) - (x < y);
+    return a->elo > b->elo || (a->elo == b->elo && strcmp(a->name, b->name) < 0);
 }
 
-struct rating {
-    char name[TTT_NAME_MAX + 1];
-    double elo;
-    int games, wins, losses, draws;
-};
-
-static struct rating *rating_for(struct rating *rows, size_t *n, const char *name)
+/* The link that points (or would point) to r at level lv: the walk from
+ * the top passes every player ranked above r. */
+static void rank_walk(struct manager *mgr, const struct rating *r,
+                      struct rating ***link /* RANK_LEVELS */)
 {
-    for (size_t i = 0; i < *n; i++)
-        if (strcmp(rows[i].name, name) == 0)
-            return &rows[i];
-    struct rating *r = &rows[(*n)++];
-    memset(r, 0, sizeof *r);
-    snprintf(r->name, sizeof r->name, "%s", name);
-    r->elo = 1500.0;
+    struct rating **at = mgr->top;
+    for (int lv = RANK_LEVELS - 1; lv >= 0; lv--) {
+        while (at[lv] && at[lv] != r && ranks_above(at[lv], r))
+            at = at[lv]->next;
+        link[lv] = &at[lv];
+    }
+}
+
+static void rank_insert(struct manager *mgr, struct rating *r)
+{
+    struct rating **link[RANK_LEVELS];
+    rank_walk(mgr, r, link);
+    for (int lv = 0; lv < r->levels; lv++) {
+        r->next[lv] = *link[lv];
+        *link[lv] = r;
+    }
+}
+
+static void rank_remove(struct manager *mgr, struct rating *r)
+{
+    struct rating **link[RANK_LEVELS];
+    rank_walk(mgr, r, link);
+    for (int lv = 0; lv < r->levels; lv++)
+        if (*link[lv] == r)
+            *link[lv] = r->next[lv];
+}
+
+static struct rating *rating_find(const struct manager *mgr, const char *name)
+{
+    struct rating *r = mgr->names[hash_id(name) & mgr->names_mask];
+    while (r && strcmp(r->name, name) != 0)
+        r = r->next_name;
     return r;
 }
 
-static int by_rating(const void *a, const void *b)
+/* The player's row, made at 1500 if new; NULL out of memory. With
+ * ratings_lock held. */
+static struct rating *rating_for(struct manager *mgr, const char *name)
 {
-    double x = ((const struct rating *)a)->elo, y = ((const struct rating *)b)->elo;
-    return (x < y) - (x > y);
+    struct rating *r = rating_find(mgr, name);
+    if (r)
+        return r;
+    if (mgr->players + 1 > 2 * (mgr->names_mask + 1)) {
+        size_t cap = 4 * (mgr->names_mask + 1);
+        struct rating **chains = calloc(cap, sizeof *chains);
+        if (!chains)
+            return NULL;
+        for (struct rating *p = mgr->top[0]; p; p = p->next[0]) {
+            size_t h = hash_id(p->name) & (cap - 1);
+            p->next_name = chains[h];
+            chains[h] = p;
+        }
+        free(mgr->names);
+        mgr->names = chains;
+        mgr->names_mask = cap - 1;
+    }
+    /* A level with odds 1/4 each (xorshift: the list's shape, not a secret). */
+    int levels = 1;
+    uint64_t x = mgr->level_seed ? mgr->level_seed : 0x9e3779b97f4a7c15u;
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    mgr->level_seed = x;
+    while (levels < RANK_LEVELS && (x & 3) == 0)
+        levels++, x >>= 2;
+    r = calloc(1, sizeof *r + (size_t)levels * sizeof r->next[0]);
+    if (!r)
+        return NULL;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->elo = 1500.0;
+    r->levels = levels;
+    size_t h = hash_id(name) & mgr->names_mask;
+    r->next_name = mgr->names[h];
+    mgr->names[h] = r;
+    mgr->players++;
+    rank_insert(mgr, r);
+    return r;
 }
 
-#define ELO_K 32.0
-
-/* Elo from 1500, K = 32, over the finished rated games in the order they
- * finished: each game moves its players by K * (score - expected). */
-struct reply players_view(struct manager *mgr)
+/* Elo from 1500, K = 32: a rated game moves its players by K * (score -
+ * expected). With ratings_lock held (or before the server serves). */
+static void ratings_apply(struct manager *mgr, const char *xname, const char *oname, int state)
 {
-    size_t cap = 64, n = 0;
-    struct result *results = malloc(cap * sizeof *results);
-    for (size_t i = 0; results && i <= mgr->mask; i++) {
-        struct game_entry *e = atomic_load_explicit(&mgr->slots[i], memory_order_acquire);
-        if (!e || !e->rated)
-            continue;
-        pthread_mutex_lock(&e->lock);
-        int state = ttt_state(e->game);
-        if (state != TTT_IN_PROGRESS) {
-            if (n == cap) {
-                struct result *bigger = realloc(results, 2 * cap * sizeof *results);
-                if (!bigger) {
-                    pthread_mutex_unlock(&e->lock);
-                    break;
-                }
-                results = bigger;
-                cap *= 2;
+    struct rating *x = rating_for(mgr, xname);
+    struct rating *o = x ? rating_for(mgr, oname) : NULL;
+    if (!o) {
+        fprintf(stderr, "ttt-server: out of memory: a rated game is left out of the ratings\n");
+        return;
+    }
+    double score_x = state == TTT_X_WON ? 1.0 : state == TTT_O_WON ? 0.0 : 0.5;
+    double expected_x = 1.0 / (1.0 + pow(10.0, (o->elo - x->elo) / 400.0));
+    double delta = ELO_K * (score_x - expected_x);
+    if (x != o) {
+        /* Out of the ranking at the old ratings, back in at the new. */
+        rank_remove(mgr, x);
+        rank_remove(mgr, o);
+        x->elo += delta;
+        o->elo -= delta;
+        rank_insert(mgr, x);
+        rank_insert(mgr, o);
+    }
+    x->games++, o->games++;
+    if (score_x == 1.0)
+        x->wins++, o->losses++;
+    else if (score_x == 0.0)
+        x->losses++, o->wins++;
+    else
+        x->draws++, o->draws++;
+}
+
+/* A game's finish order is spent (stored: the game ended; or not: its
+ * commit failed). Ratings move in finish order, as a restart replays them,
+ * so a result waits here for the orders before it. */
+static void ratings_finish(struct manager *mgr, long long order, int stored, int rated,
+                           const char *x, const char *o, int state)
+{
+    pthread_mutex_lock(&mgr->ratings_lock);
+    if (order != mgr->next_order) {
+        if (mgr->waiting_count == mgr->waiting_cap) {
+            size_t cap = mgr->waiting_cap ? 2 * mgr->waiting_cap : 16;
+            struct result_wait *grown = realloc(mgr->waiting, cap * sizeof *grown);
+            if (!grown) {
+                /* Out of memory: applied now, out of order, rather than lost. */
+                if (stored && rated)
+                    ratings_apply(mgr, x, o, state);
+                pthread_mutex_unlock(&mgr->ratings_lock);
+                return;
             }
-            struct result *r = &results[n++];
-            r->order = e->finish_order;
-            size_t len;
-            for (int s = 0; s < 2; s++)
-                if (ttt_game_get_name(e->game, s == 0 ? TTT_X : TTT_O, r->name[s],
-                                      sizeof r->name[s], &len) != TTT_OK)
-                    r->name[s][0] = '\0';
-            r->score_x = state == TTT_X_WON ? 1.0 : state == TTT_O_WON ? 0.0 : 0.5;
+            mgr->waiting = grown;
+            mgr->waiting_cap = cap;
         }
-        pthread_mutex_unlock(&e->lock);
+        struct result_wait *w = &mgr->waiting[mgr->waiting_count++];
+        w->order = order;
+        w->rated = stored && rated;
+        w->state = state;
+        snprintf(w->name[0], sizeof w->name[0], "%.64s", x);
+        snprintf(w->name[1], sizeof w->name[1], "%.64s", o);
+        pthread_mutex_unlock(&mgr->ratings_lock);
+        return;
     }
-    if (!results)
-        return error_reply(503, "out_of_memory", 503, "out of memory");
-    qsort(results, n, sizeof *results, by_order);
-    struct rating *rows = malloc((2 * n + 1) * sizeof *rows);
-    size_t players = 0;
-    for (size_t i = 0; rows && i < n; i++) {
-        struct rating *x = rating_for(rows, &players, results[i].name[0]);
-        struct rating *o = rating_for(rows, &players, results[i].name[1]);
-        double expected_x = 1.0 / (1.0 + pow(10.0, (o->elo - x->elo) / 400.0));
-        double delta = ELO_K * (results[i].score_x - expected_x);
-        if (x != o) {
-            x->elo += delta;
-            o->elo -= delta;
+    if (stored && rated)
+        ratings_apply(mgr, x, o, state);
+    mgr->next_order++;
+    /* The results that were waiting for this one. */
+    for (size_t i = 0; i < mgr->waiting_count;) {
+        struct result_wait *w = &mgr->waiting[i];
+        if (w->order != mgr->next_order) {
+            i++;
+            continue;
         }
-        x->games++, o->games++;
-        if (results[i].score_x == 1.0)
-            x->wins++, o->losses++;
-        else if (results[i].score_x == 0.0)
-            x->losses++, o->wins++;
-        else
-            x->draws++, o->draws++;
+        if (w->rated)
+            ratings_apply(mgr, w->name[0], w->name[1], w->state);
+        mgr->next_order++;
+        *w = mgr->waiting[--mgr->waiting_count];
+        i = 0;
     }
-    free(results);
-    if (!rows)
-        return error_reply(503, "out_of_memory", 503, "out of memory");
-    qsort(rows, players, sizeof *rows, by_rating);
+    pthread_mutex_unlock(&mgr->ratings_lock);
+}
+
+/* GET /api/players: a page of the ratings, best first; its cost is the
+ * rows it returns (one hash lookup finds the page's start, the skip list's
+ * bottom level walks it). */
+struct reply players_view(struct manager *mgr, const char *limit_text, const char *after)
+{
+    long limit = 100;
+    if (limit_text) {
+        char *end;
+        limit = strtol(limit_text, &end, 10);
+        if (end == limit_text || *end != '\0' || limit < 1 || limit > 1000)
+            return ttt_error_reply(422, TTT_E_RANGE, "limit is a number from 1 to 1000");
+    }
     json_t *list = json_array();
-    for (size_t i = 0; i < players; i++)
+    pthread_mutex_lock(&mgr->ratings_lock);
+    const struct rating *r = mgr->top[0], *last = NULL;
+    if (after) {
+        const struct rating *from = rating_find(mgr, after);
+        if (!from) {
+            pthread_mutex_unlock(&mgr->ratings_lock);
+            json_decref(list);
+            return error_reply(404, "not_found", 404, "no rated player is named %.80s", after);
+        }
+        r = from->next[0];
+    }
+    for (long n = 0; r && n < limit; n++, last = r, r = r->next[0])
         json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}",
-            "name", rows[i].name, "rating", (int)lround(rows[i].elo),
-            "games", rows[i].games, "wins", rows[i].wins, "losses", rows[i].losses,
-            "draws", rows[i].draws));
-    free(rows);
-    return (struct reply){200, json_pack("{s:o, s:i, s:i}", "players", list, "k_factor",
+            "name", r->name, "rating", (int)lround(r->elo), "games", r->games,
+            "wins", r->wins, "losses", r->losses, "draws", r->draws));
+    json_t *next = r && last ? json_string(last->name) : json_null();
+    long long players = (long long)mgr->players;
+    pthread_mutex_unlock(&mgr->ratings_lock);
+    return (struct reply){200, json_pack("{s:o, s:o, s:I, s:i, s:i}", "players", list, "next",
+                                         next, "total", (json_int_t)players, "k_factor",
                                          (int)ELO_K, "initial", 1500), NULL};
 }
 

@@ -4,18 +4,50 @@
 
 #include "games.h"
 
+/* A player's rating: in a hash by name, and in a skip list kept in rank
+ * order (best first), so that a rating change moves it in O(log players)
+ * and a page of the ranking costs its rows. */
+#define RANK_LEVELS 16
+struct rating {
+    char name[TTT_NAME_MAX + 1];
+    double elo;
+    int games, wins, losses, draws;
+    struct rating *next_name; /* the hash chain */
+    int levels;
+    struct rating *next[];    /* levels of them: the next player down the ranking */
+};
+
+/* A finished game's result waiting for the ones that finished before it. */
+struct result_wait {
+    long long order;
+    int rated, state;
+    char name[2][TTT_NAME_MAX + 1];
+};
+
 struct manager {
     struct store *store;
     struct manager_limits limits;
-    /* Open addressing, never shrinking: a lookup reads the slots with
-     * atomic loads and takes no lock; only creation takes create_lock. */
-    _Atomic(struct game_entry *) *slots;
-    size_t mask;
-    pthread_mutex_t create_lock;
-    atomic_long games;
+    /* The games held: every game in progress, and finished games while a
+     * request, a stream or a bot holds them. Open addressing under
+     * table_lock (a lookup is a few probes), grown at half full. */
+    pthread_mutex_t table_lock;
+    struct game_entry **slots;
+    size_t mask, used;
+    atomic_long games;        /* games in progress (what --max-games bounds) */
     atomic_ullong moves_acked;
     atomic_llong finish_counter;
     atomic_int stopping;
+
+    /* Ratings, updated as each game ends, in finish order: a game that
+     * finished but whose predecessors have not yet been committed waits. */
+    pthread_mutex_t ratings_lock;
+    struct rating **names;    /* hash by name, names_mask + 1 chains */
+    size_t names_mask, players;
+    struct rating *top[RANK_LEVELS]; /* the skip list's heads */
+    uint64_t level_seed;
+    long long next_order;     /* the finish order applied next */
+    struct result_wait *waiting;
+    size_t waiting_count, waiting_cap;
 
     pthread_mutex_t bot_lock;
     pthread_cond_t bot_wake;
@@ -61,6 +93,12 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
 
 /* manager.c: queues a game whose side to move is a bot (no-op otherwise). */
 void bot_enqueue(struct manager *mgr, struct game_entry *entry);
+/* manager.c: stores an event of entry's game (entry->lock held). When it
+ * ends the game, the game goes to the store whole and, once committed, is
+ * counted out of the games in progress, rated, and leaves memory when the
+ * last holder releases it. A store_add_event result. */
+int manager_store_event(struct manager *mgr, struct game_entry *entry,
+                        const struct store_event *event);
 
 static inline int seat_index(int mark) { return mark == TTT_X ? 0 : 1; }
 

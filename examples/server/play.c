@@ -53,7 +53,7 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
     long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col,
                              order};
-    if (store_add_event(mgr->store, entry->id, &ev) != 0) {
+    if (manager_store_event(mgr, entry, &ev) != 0) {
         ttt_undo(entry->game);
         return 1;
     }
@@ -224,7 +224,7 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
     long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1,
                              order};
-    if (store_add_event(mgr->store, entry->id, &ev) != 0) {
+    if (manager_store_event(mgr, entry, &ev) != 0) {
         ttt_undo(entry->game);
         return error_reply(503, "store_failed", 503, "the store failed; retry");
     }

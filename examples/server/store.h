@@ -14,8 +14,13 @@
  *   other gets STORE_CONFLICT, which tells it that its copy of the game is
  *   behind (it reloads the game with store_load_game and answers from that).
  * - A write returns only once it is durable, or fails having stored nothing.
- * - store_load reads everything back at start, checked: a row that does not
- *   read or holds a bad value is an error, never skipped in silence.
+ * - The event that ends a game comes with the game whole (struct
+ *   store_finished), stored in the same transaction: the store answers
+ *   store_load_game(id) for a finished game from it (the server holds only
+ *   games in progress), and store_load_results from all of them.
+ * - store_load reads the games in progress back at start, checked: a row
+ *   that does not read or holds a bad value is an error, never skipped in
+ *   silence.
  * - Every function is safe to call from any thread. */
 
 /* What the store keeps of a game when it is created. Names are UTF-8, at
@@ -52,6 +57,16 @@ enum {
                           * answers it (the caller adds each seq once). */
 };
 
+/* A finished game, whole: its row, its state (1 x won, 2 o won, 3 draw),
+ * its finish order and its log, the ending last. */
+struct store_finished {
+    const struct store_game *game;
+    int state;
+    long long finish_order;
+    const struct store_event *log;
+    size_t count;
+};
+
 struct store;
 
 /* Opens (creating and migrating) the store at path; NULL and a message in
@@ -70,8 +85,13 @@ void store_close(struct store *store);
  * (STORE_FAILED, STORE_CONFLICT) having stored nothing. Calls from many
  * threads are grouped into one transaction. */
 int store_add_game(struct store *store, const struct store_game *game);
+/* finished: NULL, or (for the event that ends the game) the game whole. */
 int store_add_event(struct store *store, const char *game_id,
-                    const struct store_event *event);
+                    const struct store_event *event, const struct store_finished *finished);
+/* Finished games the store has only as logs (a file from before version 3):
+ * kept as finished games, in one transaction; those it has are left. */
+int store_add_finished(struct store *store, const struct store_finished *games,
+                       size_t count);
 
 /* A callback returns 0 to go on, -1 to stop the load (which then returns
  * -1 without a message of its own). on_event gets event NULL (salvage
@@ -80,14 +100,28 @@ typedef int (*store_game_fn)(void *user, const struct store_game *game);
 typedef int (*store_event_fn)(void *user, const char *game_id,
                               const struct store_event *event);
 
-/* Calls on_game for every stored game, then on_event for every event, in
- * the order they were committed (so each game's events in order). Returns
+/* Calls on_game for every stored game but the finished ones kept whole,
+ * then on_event for each of their events, in the order they were committed
+ * (so each game's events in order). Returns
  * 0, or -1 with a message in err (SQLite's, the file name and the row's
  * rowid) when a row does not read or holds a value of the wrong type or
  * size. In salvage mode such rows are reported on stderr and counted in
  * *skipped, and the load goes on past the rows that do not read. */
 int store_load(struct store *store, store_game_fn on_game, store_event_fn on_event,
                void *user, long *skipped, char *err, size_t err_len);
+
+/* The finished game with this id: on_game, then on_event for each entry of
+ * its log. 1 once delivered, 0 if there is none, -1 with a message in err
+ * if its row does not read or holds a bad value. */
+int store_load_game(struct store *store, const char *id, store_game_fn on_game,
+                    store_event_fn on_event, void *user, char *err, size_t err_len);
+
+/* Every finished game's result, in finish order: what the ratings need.
+ * 0, or -1 with a message in err. */
+typedef int (*store_result_fn)(void *user, long long finish_order, int rated,
+                               const char *x_name, const char *o_name, int state);
+int store_load_results(struct store *store, store_result_fn on_result, void *user,
+                       char *err, size_t err_len);
 
 /* Commits so far, their mean and last time, and the last write that failed
  * (its message, or "" if none since the last commit in which every write

@@ -13,13 +13,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 2
+#define SCHEMA_VERSION 3
 
 /* One write waiting for the writer thread; the caller sleeps on done. */
 struct pending {
     const struct store_game *game;   /* a game to add, or */
     const char *game_id;             /* an event of this game */
     const struct store_event *event;
+    const struct store_finished *finished; /* with it, or alone: games ending */
+    size_t finished_count;
     int result;
     sem_t done;                      /* posted by the writer once committed */
     struct pending *next;
@@ -30,10 +32,11 @@ struct store {
     int lock_fd;                     /* PATH.lock, write-locked while open */
     int salvage;
     sqlite3 *db;                     /* the writer thread's connection */
-    sqlite3_stmt *insert_game, *insert_event;
+    sqlite3_stmt *insert_game, *insert_event, *insert_finished;
     /* Reads (the start's load, games loaded on demand) go through a
      * connection of their own, so they see committed rows only. */
     sqlite3 *rdb;
+    sqlite3_stmt *load_finished;
     pthread_mutex_t read_lock;
     pthread_t writer;
     int writer_started;
@@ -77,15 +80,35 @@ static const char *const copy_v1 =
     "DROP TABLE moves_v1;"
     "DROP TABLE games_v1;";
 
+/* Version 3 adds a copy of every finished game, whole, in one row keyed by
+ * its id: the server keeps only games in progress in memory and loads a
+ * finished one by id on demand, and rebuilds the ratings from these rows
+ * alone. A game's row goes in with the entry that ends it, in the same
+ * transaction. One random page of the key a finished game, where an index
+ * on the log would dirty one a move; games and moves stay plain logs. */
+static const char *const schema_v3 =
+    "CREATE TABLE finished ("
+    " id TEXT PRIMARY KEY NOT NULL, finish_order INTEGER NOT NULL, state INTEGER NOT NULL,"
+    " width INTEGER NOT NULL, height INTEGER NOT NULL, k INTEGER NOT NULL,"
+    " gravity INTEGER NOT NULL, misere INTEGER NOT NULL, early_draw INTEGER NOT NULL,"
+    " ply_limit INTEGER NOT NULL, rated INTEGER NOT NULL, x_kind TEXT NOT NULL,"
+    " o_kind TEXT NOT NULL, x_budget INTEGER NOT NULL, o_budget INTEGER NOT NULL,"
+    " x_name TEXT NOT NULL, o_name TEXT NOT NULL, x_token TEXT NOT NULL,"
+    " o_token TEXT NOT NULL, log TEXT NOT NULL) WITHOUT ROWID;";
+
 /* The start's reads: each table in rowid order (the order of commits),
- * from after the rowid bound to ?1. */
+ * from after the rowid bound to ?1; finished games stay on disk. */
 static const char *const scan_games_sql =
     "SELECT rowid, id, width, height, k, gravity, misere, early_draw, ply_limit, rated,"
     " x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token, o_token FROM games"
-    " WHERE rowid > ?1 ORDER BY rowid";
+    " WHERE rowid > ?1 AND id NOT IN (SELECT id FROM finished) ORDER BY rowid";
 static const char *const scan_moves_sql =
     "SELECT rowid, game_id, seq, kind, mark, cell, finish_order FROM moves"
-    " WHERE rowid > ?1 ORDER BY rowid";
+    " WHERE rowid > ?1 AND (typeof(game_id) <> 'text' OR game_id NOT IN (SELECT id FROM finished))"
+    " ORDER BY rowid";
+static const char *const finished_columns =
+    "id, width, height, k, gravity, misere, early_draw, ply_limit, rated, x_kind, o_kind,"
+    " x_budget, o_budget, x_name, o_name, x_token, o_token, finish_order, state, log";
 
 static double now_us(void)
 {
@@ -94,51 +117,109 @@ static double now_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
-/* Binds one value; a failed bind is SQLite's error, seen by the step. */
-static int bind_all(sqlite3_stmt *st, const struct pending *p)
+/* A log as text: "kind mark cell" per entry, entries joined by ';' (the
+ * seq is the position, the finish order is the row's). malloc'ed, or NULL. */
+static char *log_text(const struct store_event *log, size_t count)
 {
-    int rc = SQLITE_OK;
-    if (p->game) {
-        const struct store_game *g = p->game;
-        rc |= sqlite3_bind_text(st, 1, g->id, -1, SQLITE_STATIC);
-        int values[] = {g->width, g->height, g->k, g->gravity, g->misere,
-                        g->early_draw, g->ply_limit, g->rated};
-        for (int i = 0; i < 8; i++)
-            rc |= sqlite3_bind_int(st, 2 + i, values[i]);
-        for (int s = 0; s < 2; s++) {
-            rc |= sqlite3_bind_text(st, 10 + s, g->kind[s], -1, SQLITE_STATIC);
-            rc |= sqlite3_bind_int64(st, 12 + s, g->budget[s]);
-            rc |= sqlite3_bind_text(st, 14 + s, g->name[s], -1, SQLITE_STATIC);
-            rc |= sqlite3_bind_text(st, 16 + s, g->token[s], -1, SQLITE_STATIC);
-        }
-        return rc;
+    char *text = malloc(count * 36 + 1);
+    size_t len = 0;
+    if (!text)
+        return NULL;
+    text[0] = '\0';
+    for (size_t i = 0; i < count; i++)
+        len += (size_t)sprintf(text + len, "%s%d %d %d", i ? ";" : "", log[i].kind,
+                               log[i].mark, log[i].cell);
+    return text;
+}
+
+/* Binds a store_game's 17 columns from parameter first on. */
+static int bind_game(sqlite3_stmt *st, int first, const struct store_game *g)
+{
+    int rc = sqlite3_bind_text(st, first, g->id, -1, SQLITE_STATIC);
+    int values[] = {g->width, g->height, g->k, g->gravity, g->misere,
+                    g->early_draw, g->ply_limit, g->rated};
+    for (int i = 0; i < 8; i++)
+        rc |= sqlite3_bind_int(st, first + 1 + i, values[i]);
+    for (int s = 0; s < 2; s++) {
+        rc |= sqlite3_bind_text(st, first + 9 + s, g->kind[s], -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_int64(st, first + 11 + s, g->budget[s]);
+        rc |= sqlite3_bind_text(st, first + 13 + s, g->name[s], -1, SQLITE_STATIC);
+        rc |= sqlite3_bind_text(st, first + 15 + s, g->token[s], -1, SQLITE_STATIC);
     }
-    rc |= sqlite3_bind_text(st, 1, p->game_id, -1, SQLITE_STATIC);
-    rc |= sqlite3_bind_int(st, 2, p->event->seq);
-    rc |= sqlite3_bind_int(st, 3, p->event->kind);
-    rc |= sqlite3_bind_int(st, 4, p->event->mark);
-    rc |= sqlite3_bind_int(st, 5, p->event->cell);
-    rc |= sqlite3_bind_int64(st, 6, p->event->finish_order);
     return rc;
 }
 
-/* Runs one write inside the open transaction; on failure its message goes
- * into error (a failed insert stores nothing and leaves the transaction
- * open for the others). */
-static int run_one(struct store *store, const struct pending *p, char *error, size_t cap)
+/* Steps a bound statement and resets it; SQLITE_DONE or SQLite's code,
+ * with its message in error then. */
+static int step_once(struct store *store, sqlite3_stmt *st, int bound, char *error, size_t cap,
+                     int *ext)
 {
-    sqlite3_stmt *st = p->game ? store->insert_game : store->insert_event;
-    int rc = bind_all(st, p);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    int ext = sqlite3_extended_errcode(store->db);
+    int rc = bound == SQLITE_OK ? sqlite3_step(st) : bound;
+    *ext = sqlite3_extended_errcode(store->db);
     if (rc != SQLITE_DONE)
         snprintf(error, cap, "%s", sqlite3_errmsg(store->db));
     sqlite3_reset(st);
     sqlite3_clear_bindings(st);
+    return rc;
+}
+
+static int insert_finished(struct store *store, const struct store_finished *f, char *error,
+                           size_t cap, int *ext)
+{
+    sqlite3_stmt *st = store->insert_finished;
+    char *log = log_text(f->log, f->count);
+    if (!log) {
+        snprintf(error, cap, "out of memory");
+        return SQLITE_NOMEM;
+    }
+    int bound = bind_game(st, 1, f->game);
+    bound |= sqlite3_bind_int64(st, 18, f->finish_order);
+    bound |= sqlite3_bind_int(st, 19, f->state);
+    bound |= sqlite3_bind_text(st, 20, log, -1, SQLITE_STATIC);
+    int rc = step_once(store, st, bound, error, cap, ext);
+    free(log);
+    return rc;
+}
+
+/* Runs one write inside the open transaction; on failure its message goes
+ * into error. A failed write stores nothing (a savepoint undoes the first
+ * half of a two-row write) and leaves the transaction open for the others. */
+static int run_one(struct store *store, const struct pending *p, char *error, size_t cap)
+{
+    int rc = SQLITE_DONE, ext = 0;
+    if (p->game) {
+        rc = step_once(store, store->insert_game, bind_game(store->insert_game, 1, p->game),
+                       error, cap, &ext);
+    } else if (!p->event) {
+        for (size_t i = 0; rc == SQLITE_DONE && i < p->finished_count; i++)
+            rc = insert_finished(store, &p->finished[i], error, cap, &ext);
+    } else {
+        int two = p->finished != NULL;
+        if (two && sqlite3_exec(store->db, "SAVEPOINT one", NULL, NULL, NULL) != SQLITE_OK) {
+            snprintf(error, cap, "%s", sqlite3_errmsg(store->db));
+            return STORE_FAILED;
+        }
+        sqlite3_stmt *st = store->insert_event;
+        int bound = sqlite3_bind_text(st, 1, p->game_id, -1, SQLITE_STATIC);
+        bound |= sqlite3_bind_int(st, 2, p->event->seq);
+        bound |= sqlite3_bind_int(st, 3, p->event->kind);
+        bound |= sqlite3_bind_int(st, 4, p->event->mark);
+        bound |= sqlite3_bind_int(st, 5, p->event->cell);
+        bound |= sqlite3_bind_int64(st, 6, p->event->finish_order);
+        rc = step_once(store, st, bound, error, cap, &ext);
+        if (two && rc == SQLITE_DONE)
+            rc = insert_finished(store, p->finished, error, cap, &ext);
+        if (two && rc != SQLITE_DONE)
+            sqlite3_exec(store->db, "ROLLBACK TO one", NULL, NULL, NULL);
+        if (two && sqlite3_exec(store->db, "RELEASE one", NULL, NULL, NULL) != SQLITE_OK &&
+            rc == SQLITE_DONE) {
+            snprintf(error, cap, "%s", sqlite3_errmsg(store->db));
+            rc = SQLITE_ERROR;
+        }
+    }
     if (rc == SQLITE_DONE)
         return STORE_OK;
-    /* Only the unique keys mean "someone else was first"; any other
+    /* Only a unique key means "someone else was first"; any other
      * constraint (a trigger's RAISE, say) is a failure like a full disk. */
     return ext == SQLITE_CONSTRAINT_UNIQUE || ext == SQLITE_CONSTRAINT_PRIMARYKEY
                ? STORE_CONFLICT : STORE_FAILED;
@@ -235,9 +316,18 @@ int store_add_game(struct store *store, const struct store_game *game)
 }
 
 int store_add_event(struct store *store, const char *game_id,
-                    const struct store_event *event)
+                    const struct store_event *event, const struct store_finished *finished)
 {
-    struct pending p = {.game_id = game_id, .event = event};
+    struct pending p = {.game_id = game_id, .event = event, .finished = finished,
+                        .finished_count = finished != NULL};
+    return submit(store, &p);
+}
+
+int store_add_finished(struct store *store, const struct store_finished *games, size_t count)
+{
+    if (count == 0)
+        return STORE_OK;
+    struct pending p = {.finished = games, .finished_count = count};
     return submit(store, &p);
 }
 
@@ -294,13 +384,18 @@ static int migrate(struct store *store, char *err, size_t err_len)
     if (version == 1)
         ok = exec_or_say(db, store->path, "migrating from version 1", set_v1_aside, err,
                          err_len) == 0;
-    if (ok)
+    if (ok && version < 2)
         ok = exec_or_say(db, store->path, "creating the tables", schema_v2, err, err_len) == 0;
     if (ok && version == 1)
         ok = exec_or_say(db, store->path, "migrating from version 1", copy_v1, err,
                          err_len) == 0;
+    /* From version 2 on, only the table of finished games is new: the
+     * first load finds their games finished and copies them into it. */
     if (ok)
-        ok = exec_or_say(db, store->path, "migrating", "PRAGMA user_version = 2; COMMIT", err,
+        ok = exec_or_say(db, store->path, "creating the table of finished games", schema_v3,
+                         err, err_len) == 0;
+    if (ok)
+        ok = exec_or_say(db, store->path, "migrating", "PRAGMA user_version = 3; COMMIT", err,
                          err_len) == 0;
     if (!ok) {
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -417,13 +512,14 @@ struct store *store_open(const char *path, int synchronous_full, int salvage, ch
         fprintf(stderr, "ttt-server: %s fails SQLite's quick_check: %s; salvaging\n", path,
                 check);
         /* A damaged index is rebuilt from its table; a damaged table stays. */
-        if (sqlite3_exec(store->db, "REINDEX", NULL, NULL, NULL) == SQLITE_OK &&
-            quick_check(store, check, sizeof check) == 0)
+        if (sqlite3_exec(store->db, "REINDEX", NULL, NULL, NULL) != SQLITE_OK)
+            fprintf(stderr, "ttt-server: %s: REINDEX fails: %s\n", path,
+                    sqlite3_errmsg(store->db));
+        else if (quick_check(store, check, sizeof check) == 0)
             fprintf(stderr, "ttt-server: %s: the indexes were rebuilt (REINDEX); the file"
                     " passes quick_check now\n", path);
         else
-            fprintf(stderr, "ttt-server: %s: REINDEX does not repair it: %s\n", path,
-                    sqlite3_errmsg(store->db));
+            fprintf(stderr, "ttt-server: %s: REINDEX leaves it damaged\n", path);
     }
     long long wal = 0;
     if (exec_or_say(store->db, path, "setting the journal mode",
@@ -447,12 +543,23 @@ struct store *store_open(const char *path, int synchronous_full, int salvage, ch
             -1, &store->insert_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(store->db,
             "INSERT INTO moves (game_id, seq, kind, mark, cell, finish_order)"
-            " VALUES (?,?,?,?,?,?)", -1, &store->insert_event, NULL) != SQLITE_OK) {
+            " VALUES (?,?,?,?,?,?)", -1, &store->insert_event, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(store->db,
+            "INSERT OR IGNORE INTO finished (id, width, height, k, gravity, misere, early_draw,"
+            " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token,"
+            " o_token, finish_order, state, log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            -1, &store->insert_finished, NULL) != SQLITE_OK) {
         snprintf(err, err_len, "%s: preparing statements: %s", path, sqlite3_errmsg(store->db));
         goto fail;
     }
     if (open_db(path, &store->rdb, err, err_len) != 0)
         goto fail;
+    char sql[512];
+    snprintf(sql, sizeof sql, "SELECT %s FROM finished WHERE id = ?1", finished_columns);
+    if (sqlite3_prepare_v2(store->rdb, sql, -1, &store->load_finished, NULL) != SQLITE_OK) {
+        snprintf(err, err_len, "%s: preparing statements: %s", path, sqlite3_errmsg(store->rdb));
+        goto fail;
+    }
     if (pthread_create(&store->writer, NULL, writer_main, store) != 0) {
         snprintf(err, err_len, "cannot start the writer thread");
         goto fail;
@@ -477,6 +584,8 @@ void store_close(struct store *store)
     }
     sqlite3_finalize(store->insert_game);
     sqlite3_finalize(store->insert_event);
+    sqlite3_finalize(store->insert_finished);
+    sqlite3_finalize(store->load_finished);
     /* The reader first: the writer's close, the last, checkpoints the WAL. */
     if (sqlite3_close(store->rdb) != SQLITE_OK || sqlite3_close(store->db) != SQLITE_OK)
         fprintf(stderr, "ttt-server: closing %s: %s\n", store->path, sqlite3_errmsg(store->db));
@@ -501,6 +610,18 @@ static int column_text(sqlite3_stmt *st, int i, char *dst, size_t cap)
         return -1;
     memcpy(dst, text, (size_t)len);
     dst[len] = '\0';
+    return 0;
+}
+
+/* A game id column: 1 to 23 of [0-9a-z], as the server makes them (and so
+ * safe to print); -1 otherwise. */
+static int column_id(sqlite3_stmt *st, int i, char *dst, size_t cap)
+{
+    if (column_text(st, i, dst, cap) != 0 || dst[0] == '\0')
+        return -1;
+    for (const char *c = dst; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'z')))
+            return -1;
     return 0;
 }
 
@@ -532,7 +653,7 @@ static void say_column(char *why, size_t cap, const char *table, long long rowid
 {
     int type = sqlite3_column_type(st, i);
     snprintf(why, cap, "%s row %lld: %s is %s%s", table, rowid, sqlite3_column_name(st, i),
-             type_name(type), type == SQLITE_TEXT ? " (too long, empty or with a NUL)"
+             type_name(type), type == SQLITE_TEXT ? " (too long, empty, or not as written)"
                             : type == SQLITE_INTEGER ? " out of range" : "");
 }
 
@@ -542,7 +663,7 @@ static int read_game(sqlite3_stmt *st, int base, struct store_game *g)
 {
     long long v;
     memset(g, 0, sizeof *g);
-    if (column_text(st, base, g->id, sizeof g->id) != 0 || g->id[0] == '\0')
+    if (column_id(st, base, g->id, sizeof g->id) != 0)
         return base;
     int *values[] = {&g->width, &g->height, &g->k, &g->gravity, &g->misere,
                      &g->early_draw, &g->ply_limit, &g->rated};
@@ -617,7 +738,7 @@ static int moves_row(struct scan *sc, sqlite3_stmt *st, long long rowid)
 {
     char id[24], why[200];
     struct store_event e;
-    if (column_text(st, 1, id, sizeof id) != 0) {
+    if (column_id(st, 1, id, sizeof id) != 0) {
         say_column(why, sizeof why, "moves", rowid, st, 1);
         return refuse(sc, why, "row skipped");
     }
@@ -747,6 +868,134 @@ int store_load(struct store *store, store_game_fn on_game, store_event_fn on_eve
     pthread_mutex_unlock(&store->read_lock);
     *skipped = sc.skipped;
     return rc;
+}
+
+/* Parses a log as log_text wrote it into events (cap of them); the count,
+ * or -1 if the text is not one. */
+static long parse_log(const char *text, struct store_event *events, size_t cap)
+{
+    size_t n = 0;
+    if (*text == '\0')
+        return 0;
+    for (;;) {
+        long v[3];
+        for (int i = 0; i < 3; i++) {
+            char *end;
+            errno = 0;
+            v[i] = strtol(text, &end, 10);
+            if (end == text || errno || v[i] < INT_MIN || v[i] > INT_MAX ||
+                (i < 2 && *end != ' '))
+                return -1;
+            text = i < 2 ? end + 1 : end;
+        }
+        if (n == cap || v[0] < 0 || v[0] > 2 || v[1] < -1 || v[1] > 1)
+            return -1;
+        events[n] = (struct store_event){(int)n, (int)v[0], (int)v[1], (int)v[2], 0};
+        n++;
+        if (*text == '\0')
+            return (long)n;
+        if (*text++ != ';')
+            return -1;
+    }
+}
+
+int store_load_game(struct store *store, const char *id, store_game_fn on_game,
+                    store_event_fn on_event, void *user, char *err, size_t err_len)
+{
+    struct store_game g;
+    struct store_event *events = NULL;
+    long count = 0;
+    int result = 0;
+    char why[200] = "";
+    pthread_mutex_lock(&store->read_lock);
+    sqlite3_stmt *st = store->load_finished;
+    int rc = sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        int col = read_game(st, 0, &g);
+        long long order = 0, state;
+        int log_is_text = sqlite3_column_type(st, 19) == SQLITE_TEXT; /* before reading it */
+        const char *log = (const char *)sqlite3_column_text(st, 19);
+        int bytes = sqlite3_column_bytes(st, 19);
+        if (col < 0 && (column_int(st, 17, 1, LLONG_MAX, &order) != 0 ||
+                        column_int(st, 18, 1, 3, &state) != 0))
+            col = column_int(st, 17, 1, LLONG_MAX, &order) != 0 ? 17 : 18;
+        if (col < 0 && (!log_is_text || !log ||
+                        !(events = malloc(((size_t)bytes / 6 + 1) * sizeof *events)) ||
+                        (count = parse_log(log, events, (size_t)bytes / 6 + 1)) <= 0))
+            col = 19;
+        if (col >= 0) {
+            say_column(why, sizeof why, "finished", 0, st, col);
+            snprintf(err, err_len, "%s: game %s: %s", store->path, id, strchr(why, ':') + 2);
+            result = -1;
+        } else {
+            events[count - 1].finish_order = order;
+            result = 1;
+        }
+    } else if (rc != SQLITE_DONE) {
+        snprintf(err, err_len, "%s: loading game %s: %s", store->path, id,
+                 sqlite3_errmsg(store->rdb));
+        result = -1;
+    }
+    sqlite3_reset(st);
+    sqlite3_clear_bindings(st);
+    pthread_mutex_unlock(&store->read_lock);
+    /* The callbacks run without the read lock: they may take their own. */
+    if (result == 1 && on_game(user, &g) != 0)
+        result = -1;
+    for (long i = 0; result == 1 && i < count; i++)
+        if (on_event(user, g.id, &events[i]) != 0)
+            result = -1;
+    free(events);
+    return result;
+}
+
+int store_load_results(struct store *store, store_result_fn on_result, void *user,
+                       char *err, size_t err_len)
+{
+    sqlite3_stmt *st = NULL;
+    pthread_mutex_lock(&store->read_lock);
+    int rc = sqlite3_prepare_v2(store->rdb, "SELECT id, finish_order, rated, x_name, o_name,"
+                                " state FROM finished ORDER BY finish_order", -1, &st, NULL);
+    int result = 0;
+    while (result == 0 && rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        char id[24], names[2][72];
+        long long order, rated, state;
+        if (column_text(st, 0, id, sizeof id) != 0 ||
+            column_int(st, 1, 1, LLONG_MAX, &order) != 0 ||
+            column_int(st, 2, 0, 1, &rated) != 0 ||
+            column_text(st, 3, names[0], sizeof names[0]) != 0 ||
+            column_text(st, 4, names[1], sizeof names[1]) != 0 ||
+            column_int(st, 5, 1, 3, &state) != 0) {
+            const char *shown = column_id(st, 0, id, sizeof id) == 0 ? id : "?";
+            if (store->salvage) {
+                fprintf(stderr, "ttt-server: %s: finished game %s holds a bad value; left out"
+                        " of the ratings\n", store->path, shown);
+                rc = SQLITE_OK;
+                continue;
+            }
+            snprintf(err, err_len, "%s: finished game %s holds a bad value (--salvage leaves"
+                     " it out)", store->path, shown);
+            result = -1;
+            break;
+        }
+        if (on_result(user, order, (int)rated, names[0], names[1], (int)state) != 0)
+            result = -1;
+        rc = SQLITE_OK;
+    }
+    if (result == 0 && rc != SQLITE_DONE) {
+        if (store->salvage)
+            fprintf(stderr, "ttt-server: %s: reading the finished games: %s; the ratings"
+                    " count those read before it\n", store->path, sqlite3_errmsg(store->rdb));
+        else
+            snprintf(err, err_len, "%s: reading the finished games: %s (--salvage reads past"
+                     " it)", store->path, sqlite3_errmsg(store->rdb));
+        result = store->salvage ? 0 : -1;
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&store->read_lock);
+    return result;
 }
 
 void store_stats(struct store *store, struct store_stats *out)

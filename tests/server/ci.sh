@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/server/ci.sh - runs the server's API, docs, hostile-input, crash, load and restart tests, or (--browser) its browser test, against a built ttt-server.
+# tests/server/ci.sh - runs the server's API, docs, hostile-input, store, crash, load, restart and players tests, or (--browser) its browser test, against a built ttt-server.
 # Usage: tests/server/ci.sh [--browser] PATH/TO/ttt-server [PYTHON]
 # (ttt-server-load beside it and the ttt program in the directory above are
 # used too). Builds nothing; every server it starts listens on 127.0.0.1 on a
@@ -67,3 +67,4 @@ if [ -x "$load_c" ]; then
     timeout 120 "$python" "$here/load.py" --ci --dir "$work" --c-client "$load_c"
 fi
 timeout 120 "$python" "$here/restart.py" --ci --dir "$work"
+timeout 120 "$python" "$here/players.py" --ci --dir "$work"
