@@ -607,6 +607,16 @@ extern "C" {
         actions: *const i32,
         outputs: *const ttt_batch_outputs,
     ) -> c_int;
+    /// As `ttt_batch_step`, also writing each ending game's last position
+    /// and skipping flagged games (since 1.5).
+    pub fn ttt_batch_step_final(
+        batch: *mut ttt_batch,
+        actions: *const i32,
+        skip: *const u8,
+        outputs: *const ttt_batch_outputs,
+        last: *mut u8,
+        capacity: usize,
+    ) -> c_int;
     /// Writes the observation planes as bytes (since 1.4).
     pub fn ttt_batch_observe_u8(batch: *const ttt_batch, planes: *mut u8, capacity: usize) -> c_int;
     /// Writes the observation planes as floats (since 1.4).

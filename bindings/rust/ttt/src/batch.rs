@@ -215,6 +215,50 @@ impl Batch {
     /// `out` (made by [`StepOutputs::new`] for this batch's size).
     /// Panics if a slice's length is not the batch's.
     pub fn step(&mut self, actions: &[i32], out: &mut StepOutputs) {
+        let outputs = self.raw_outputs(actions, out);
+        // SAFETY: every array holds count entries, as raw_outputs checked.
+        let status = unsafe { sys::ttt_batch_step(self.raw.as_ptr(), actions.as_ptr(), &outputs) };
+        assert_eq!(status, sys::TTT_OK, "ttt_batch_step with valid arguments");
+    }
+
+    /// As [`Batch::step`], and for each game that ends in this step writes
+    /// the planes of its last position, before it resets, into its
+    /// 2 x height x width slice of `last` (laid out as [`Batch::observe_u8`]'s;
+    /// the slices of other games are left as they were). A game whose
+    /// `skip` flag is not 0 is left as it is and its action ignored.
+    /// `Error` with `ErrorKind::Buffer`, and nothing changes, if `last` is
+    /// shorter than [`Batch::observation_len`]. Panics if
+    /// `actions`, `skip` or `out` is not sized for this batch.
+    pub fn step_final(
+        &mut self,
+        actions: &[i32],
+        skip: Option<&[u8]>,
+        out: &mut StepOutputs,
+        last: &mut [u8],
+    ) -> Result<()> {
+        let outputs = self.raw_outputs(actions, out);
+        if let Some(flags) = skip {
+            assert_eq!(flags.len(), self.count, "one skip flag per game");
+        }
+        let skip = skip.map_or(std::ptr::null(), |flags| flags.as_ptr());
+        // SAFETY: actions, skip and the outputs hold count entries (checked
+        // above); last holds last.len() bytes, which the call checks.
+        check(unsafe {
+            sys::ttt_batch_step_final(
+                self.raw.as_ptr(),
+                actions.as_ptr(),
+                skip,
+                &outputs,
+                last.as_mut_ptr(),
+                last.len(),
+            )
+        })?;
+        Ok(())
+    }
+
+    /// The C view of `out`, after checking that it and `actions` hold one
+    /// entry per game.
+    fn raw_outputs(&self, actions: &[i32], out: &mut StepOutputs) -> sys::ttt_batch_outputs {
         let n = self.count;
         assert_eq!(actions.len(), n, "one action per game");
         assert!(
@@ -225,17 +269,14 @@ impl Batch {
                 && out.outcome.len() == n,
             "StepOutputs sized for another batch"
         );
-        let outputs = sys::ttt_batch_outputs {
+        sys::ttt_batch_outputs {
             size: std::mem::size_of::<sys::ttt_batch_outputs>(),
             rewards: out.rewards.as_mut_ptr(),
             terminated: out.terminated.as_mut_ptr(),
             truncated: out.truncated.as_mut_ptr(),
             status: out.status.as_mut_ptr(),
             outcome: out.outcome.as_mut_ptr(),
-        };
-        // SAFETY: every array holds count entries, as checked above.
-        let status = unsafe { sys::ttt_batch_step(self.raw.as_ptr(), actions.as_ptr(), &outputs) };
-        assert_eq!(status, sys::TTT_OK, "ttt_batch_step with valid arguments");
+        }
     }
 
     /// Writes the observation planes (count x 2 x height x width) as 0/1

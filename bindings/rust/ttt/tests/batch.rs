@@ -101,3 +101,32 @@ fn a_seeded_opponent_is_reproducible() {
     assert_eq!(run(3), run(3));
     assert_ne!(run(3), run(4));
 }
+
+#[test]
+fn step_final_keeps_an_ended_games_last_position_and_skips_flagged_games() {
+    let mut batch = Batch::new(&BatchConfig::default(), 2).unwrap();
+    // Game 0: X a1 b1, O a2 b2 (cells 0, 1 and 3, 4); X to move wins with 2.
+    batch.set_moves(0, &[0, 3, 1, 4]).unwrap();
+    batch.set_moves(1, &[0]).unwrap();
+    let mut out = StepOutputs::new(2);
+    let mut last = vec![7u8; 36];
+    // Too short a buffer: refused, and neither game moves.
+    let err = batch.step_final(&[2, 8], Some(&[0, 1]), &mut out, &mut last[..35]).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Buffer);
+    assert_eq!(batch.board(0).unwrap().iter().filter(|m| m.is_some()).count(), 4);
+    batch.step_final(&[2, 8], Some(&[0, 1]), &mut out, &mut last).unwrap();
+    assert_eq!((out.rewards[0], out.terminated[0], out.outcome[0]), (1.0, 1, ttt::sys::TTT_X_WON));
+    // The last position: plane 0 is O's (the side not to have moved last),
+    // plane 1 X's winning row; the game itself has reset.
+    let o_plane: Vec<u8> = (0..9).map(|c| u8::from(c == 3 || c == 4)).collect();
+    let x_plane: Vec<u8> = (0..9).map(|c| u8::from(c < 3)).collect();
+    assert_eq!(&last[..9], &o_plane[..]);
+    assert_eq!(&last[9..18], &x_plane[..]);
+    assert!(batch.board(0).unwrap().iter().all(|m| m.is_none()));
+    // Game 1 was skipped: its board, outputs and slice are untouched.
+    assert_eq!((out.rewards[1], out.terminated[1], out.status[1], out.outcome[1]), (0.0, 0, 0, 0));
+    assert!(last[18..].iter().all(|&v| v == 7));
+    let board = batch.board(1).unwrap();
+    assert_eq!(board[0], Some(Mark::X));
+    assert_eq!(board.iter().filter(|m| m.is_some()).count(), 1);
+}
