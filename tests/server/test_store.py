@@ -325,3 +325,41 @@ def test_players_are_paginated_and_rated_as_games_end(tmp_path):
             assert c.get("/api/players").json() == whole
     finally:
         srv.kill()
+
+
+def test_finished_games_loaded_by_many_requests_at_once(tmp_path):
+    """Finished games come and go from memory while requests and streams
+    hold them: every answer whole, and a clean stop (under the sanitizers,
+    no use after free and no leak)."""
+    import threading
+    db = tmp_path / "games.db"
+    srv = Server(db).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            games = [new_game(c) for _ in range(4)]
+            for g in games:
+                resign(c, g)
+        failures = []
+
+        def reader(i):
+            try:
+                with httpx.Client(base_url=srv.url, timeout=60) as c:
+                    for n in range(20):
+                        g = games[(i + n) % len(games)]
+                        got = c.get(f"/api/games/{g['id']}")
+                        if got.status_code != 200 or got.json()["state"] != "x_won":
+                            failures.append(got.text)
+                        if n % 5 == 0 and "event: end" not in read_stream(srv, g["id"])[-1]:
+                            failures.append("a stream without its end")
+            except Exception as e:  # noqa: BLE001 - reported below
+                failures.append(repr(e))
+
+        threads = [threading.Thread(target=reader, args=(i,)) for i in range(12)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert not failures, failures[:3]
+        assert not any(t.is_alive() for t in threads)
+    finally:
+        assert srv.stop() == 0
