@@ -50,14 +50,16 @@ trap 'rm -rf "$work"' EXIT
 export TTT_SERVER="$server" PYTHONDONTWRITEBYTECODE=1
 cd "$work"
 # -rs: any test pytest skips is named in the log (and fails under CI=true,
-# see conftest.py).
+# see conftest.py). --basetemp: each run's own temporary folders, never the
+# shared /tmp/pytest-of-USER, whose old folders a pytest run beside this
+# one may clean away.
 if [ "$browser" = 1 ]; then
     timeout 300 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
-        "$here/test_browser.py"
+        --basetemp "$work/pytest" "$here/test_browser.py"
     exit 0
 fi
 timeout 600 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
-    "$here/test_api.py" "$here/test_hostile.py" "$here/test_strict.py" "$here/test_limits.py" \
+    --basetemp "$work/pytest" "$here/test_api.py" "$here/test_hostile.py" "$here/test_strict.py" "$here/test_limits.py" \
     "$here/test_bots.py" "$here/test_docs.py" "$here/test_store.py" "$here/test_scripts.py" \
     "$here/test_accounts.py"
 timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
