@@ -58,7 +58,9 @@ static const char schema[] =
     " id INTEGER PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
     " hash TEXT NOT NULL, created INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS sessions ("
-    " token_hash TEXT PRIMARY KEY, account_id INTEGER NOT NULL, expires INTEGER NOT NULL);";
+    " token_hash TEXT PRIMARY KEY, account_id INTEGER NOT NULL, expires INTEGER NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS rated_seats ("
+    " game_id TEXT PRIMARY KEY, x_account INTEGER NOT NULL, o_account INTEGER);";
 
 static long long mono_seconds(void)
 {
@@ -154,6 +156,10 @@ struct accounts *accounts_open(const char *path, const struct accounts_config *c
     if (rc != SQLITE_OK) {
         snprintf(err, err_len, "%s: the account tables: %s", path,
                  acc->db ? sqlite3_errmsg(acc->db) : sqlite3_errstr(rc));
+        /* A damaged schema's names may be any bytes: the message stays text. */
+        for (char *c = err; *c; c++)
+            if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
+                *c = '?';
         accounts_close(acc);
         return NULL;
     }
@@ -467,6 +473,81 @@ int accounts_session(struct accounts *acc, const char *token, size_t len, struct
     return found > 0;
 }
 
+int accounts_rated_add(struct accounts *acc, const char *game_id, long long x_account)
+{
+    return exec_params(acc, "INSERT INTO rated_seats (game_id, x_account) VALUES (?, ?)", "si",
+                       game_id, x_account) == SQLITE_DONE ? 0 : -1;
+}
+
+static int accounts_rated_seats_locked(struct accounts *acc, const char *game_id,
+                                       long long seats[2])
+{
+    sqlite3_stmt *st = NULL;
+    int found = -1;
+    if (sqlite3_prepare_v2(acc->db, "SELECT x_account, o_account FROM rated_seats"
+                           " WHERE game_id = ?", -1, &st, NULL) == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, game_id, -1, SQLITE_TRANSIENT);
+        int rc = sqlite3_step(st);
+        found = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+        if (found == 1) {
+            seats[0] = sqlite3_column_int64(st, 0);
+            seats[1] = sqlite3_column_int64(st, 1); /* NULL reads 0: the seat is open */
+        }
+    }
+    sqlite3_finalize(st);
+    return found;
+}
+
+int accounts_rated_seats(struct accounts *acc, const char *game_id, long long seats[2])
+{
+    pthread_mutex_lock(&acc->db_lock);
+    int found = accounts_rated_seats_locked(acc, game_id, seats);
+    pthread_mutex_unlock(&acc->db_lock);
+    return found;
+}
+
+int accounts_rated_join(struct accounts *acc, const char *game_id, const struct account *joiner)
+{
+    long long seats[2];
+    pthread_mutex_lock(&acc->db_lock);
+    int found = accounts_rated_seats_locked(acc, game_id, seats);
+    int rc = found < 0 ? -1 : found == 0 ? 3 : seats[1] ? 1 : seats[0] == joiner->id ? 2 : 0;
+    /* The seat and the game's stored name change in one transaction, so a
+     * restart or a later read of the game finds both or neither. */
+    if (rc == 0) {
+        sqlite3_stmt *st = NULL;
+        int ok = sqlite3_exec(acc->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+        if (ok && sqlite3_prepare_v2(acc->db, "UPDATE rated_seats SET o_account = ?"
+                                     " WHERE game_id = ? AND o_account IS NULL", -1, &st,
+                                     NULL) == SQLITE_OK) {
+            sqlite3_bind_int64(st, 1, joiner->id);
+            sqlite3_bind_text(st, 2, game_id, -1, SQLITE_TRANSIENT);
+            ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(acc->db) == 1;
+        } else {
+            ok = 0;
+        }
+        sqlite3_finalize(st);
+        st = NULL;
+        if (ok && sqlite3_prepare_v2(acc->db, "UPDATE games SET o_name = ? WHERE id = ?", -1,
+                                     &st, NULL) == SQLITE_OK) {
+            sqlite3_bind_text(st, 1, joiner->name, -1, SQLITE_TRANSIENT);
+            sqlite3_bind_text(st, 2, game_id, -1, SQLITE_TRANSIENT);
+            ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(acc->db) == 1;
+        } else {
+            ok = 0;
+        }
+        sqlite3_finalize(st);
+        if (ok && sqlite3_exec(acc->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+            ok = 0;
+        if (!ok) {
+            sqlite3_exec(acc->db, "ROLLBACK", NULL, NULL, NULL);
+            rc = -1;
+        }
+    }
+    pthread_mutex_unlock(&acc->db_lock);
+    return rc;
+}
+
 static struct account_reply wrong_login(long delay)
 {
     struct account_reply out = {.retry_after = delay};
@@ -674,6 +755,9 @@ enum MHD_Result accounts_route(struct server *srv, struct MHD_Connection *conn, 
                                const char *method, const char *body, size_t len)
 {
     struct accounts *acc = srv->accounts;
+    if (!acc)
+        return send_account_reply(conn, plain(error_reply(503, "no_accounts", 503,
+                                  "the account tables did not open (--salvage); see the log")));
     int post = strcmp(method, "POST") == 0;
     int get = strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
     int del = strcmp(method, "DELETE") == 0;

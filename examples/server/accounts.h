@@ -44,6 +44,19 @@ struct account {
  * ttt_session cookie): 1 and *out, or 0 (unknown, expired or malformed). */
 int accounts_session(struct accounts *acc, const char *token, size_t len, struct account *out);
 
+/* Rated games (rated.c): which account holds each seat, kept beside the
+ * game in the same database. */
+/* Records a new rated game whose x seat is x_account's; 0 or -1. */
+int accounts_rated_add(struct accounts *acc, const char *game_id, long long x_account);
+/* The accounts of a rated game's seats ([1] is 0 while open): 1, 0 if the
+ * game has none (a guest game, or a rated one from before accounts), -1 if
+ * the read failed. */
+int accounts_rated_seats(struct accounts *acc, const char *game_id, long long seats[2]);
+/* The o seat taken by joiner, and the game's stored o name set to the
+ * account's, in one transaction: 0; 1 the seat is taken; 2 joiner holds
+ * the x seat; 3 no such rated game; -1 the store failed. */
+int accounts_rated_join(struct accounts *acc, const char *game_id, const struct account *joiner);
+
 /* A reply with what HTTP headers the account routes add. */
 struct account_reply {
     struct reply reply;

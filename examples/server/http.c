@@ -8,6 +8,7 @@
 
 #include "accounts.h"
 #include "http.h"
+#include "rated.h"
 
 /* A request in progress: its body, read up to the cap. */
 struct request {
@@ -446,7 +447,8 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
             json_decref(body);
             return send_reply(conn, err);
         }
-        r = game_create(srv->mgr, body);
+        r = json_is_true(json_object_get(body, "rated")) ? rated_create(srv, conn, body)
+                                                         : game_create(srv->mgr, body);
         json_decref(body);
         return send_reply(conn, r);
     }
@@ -477,13 +479,17 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
             return send_reply(conn, error_reply(503, "out_of_memory", 503, "out of memory"));
         return send_text(conn, 200, text, strlen(text), "text/plain; charset=utf-8");
     }
+    if (strcmp(action, "join") == 0)
+        return send_reply(conn, post ? rated_join(srv, conn, entry) : bad_method());
     int is_move = strcmp(action, "moves") == 0, is_resign = strcmp(action, "resign") == 0;
     int is_draw = strcmp(action, "draw") == 0;
     if (!is_move && !is_resign && !is_draw)
         return send_reply(conn, not_found());
     if (!post)
         return send_reply(conn, bad_method());
-    int seat = authorize(conn, entry, &err);
+    int seat;
+    if (!rated_seat(srv, conn, entry, &seat, &err))
+        seat = authorize(conn, entry, &err);
     if (!seat)
         return send_reply(conn, err);
     if (is_resign)

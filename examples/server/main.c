@@ -66,7 +66,8 @@ static const char usage[] =
     "  --help                 this text\n"
     "\n"
     "Routes: POST /api/games, GET /api/games/ID, POST /api/games/ID/moves,\n"
-    "/resign and /draw (with Authorization: Bearer SEAT-TOKEN), GET /api/games/ID/events\n"
+    "/resign and /draw (with Authorization: Bearer SEAT-TOKEN, or a rated game's\n"
+    "session token), POST /api/games/ID/join, GET /api/games/ID/events\n"
     "(Server-Sent Events), GET /api/games/ID/record, GET /api/players, GET /api/health,\n"
     "POST /api/accounts, POST /api/sessions, GET and DELETE /api/sessions/current;\n"
     "docs/server.md describes each with an example.\n"
@@ -306,7 +307,11 @@ int main(int argc, char **argv)
         .login_delay = login_delay, .login_max_delay = login_max_delay,
         .synchronous_full = sync_full};
     struct accounts *accounts = accounts_open(db_path, &acfg, err, sizeof err);
-    if (!accounts) {
+    if (!accounts && salvage) {
+        /* Serving the games that read is what --salvage is for. */
+        fprintf(stderr, "ttt-server: --salvage: %s; accounts, logins and rated games"
+                " between accounts are unavailable\n", err);
+    } else if (!accounts) {
         fprintf(stderr, "ttt-server: %s\n", err);
         manager_free(mgr);
         store_close(store);

@@ -83,6 +83,7 @@ class Server:
             self.proc = None
 
     def output(self):
-        """What the server printed, over all its starts."""
-        with open(self.db + ".log") as f:
+        """What the server printed, over all its starts (a damaged database's
+        bytes that it quotes shown as escapes)."""
+        with open(self.db + ".log", encoding="utf-8", errors="backslashreplace") as f:
             return f.read()

@@ -213,21 +213,31 @@ def test_events_replay_from_last_event_id(server, client):
 
 
 def test_ratings_from_rated_games(client):
-    for winner, loser in [("Ana", "Bo"), ("Ana", "Cy")]:
-        g = new_game(client, rated=True, x={"name": winner}, o={"name": loser})
-        assert client.post(f"/api/games/{g['id']}/resign",
-                           headers=auth(g["tokens"]["o"])).status_code == 200
+    """Rated games are between accounts (test_rated.py); here, only the Elo."""
+    sessions = {}
+    for name in ("Ana", "Bob", "Cyd"):
+        body = {"name": name, "password": "pass words"}
+        assert client.post("/api/accounts", json=body).status_code == 201
+        sessions[name] = auth(client.post("/api/sessions", json=body).json()["token"])
+        client.cookies.clear()
+    for winner, loser in [("Ana", "Bob"), ("Ana", "Cyd")]:
+        r = client.post("/api/games", json={"rated": True}, headers=sessions[winner])
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        assert client.post(f"/api/games/{gid}/join", headers=sessions[loser]).status_code == 200
+        assert client.post(f"/api/games/{gid}/resign",
+                           headers=sessions[loser]).status_code == 200
     unrated = new_game(client, x={"name": "Zed"}, o={"name": "Ana"})
     client.post(f"/api/games/{unrated['id']}/resign", headers=auth(unrated["tokens"]["o"]))
     body = client.get("/api/players").json()
     assert body["k_factor"] == 32
     rows = {p["name"]: p for p in body["players"]}
-    assert set(rows) == {"Ana", "Bo", "Cy"}
+    assert set(rows) == {"Ana", "Bob", "Cyd"}
     assert body["players"][0]["name"] == "Ana"
     # 1500 vs 1500: +16; then 1516 vs 1500: expected 0.523, +15.3.
-    assert rows["Ana"]["rating"] == 1531 and rows["Bo"]["rating"] == 1484
-    assert rows["Cy"]["rating"] == 1485
-    assert rows["Ana"]["wins"] == 2 and rows["Bo"]["losses"] == 1
+    assert rows["Ana"]["rating"] == 1531 and rows["Bob"]["rating"] == 1484
+    assert rows["Cyd"]["rating"] == 1485
+    assert rows["Ana"]["wins"] == 2 and rows["Bob"]["losses"] == 1
 
 
 def test_health(client):
@@ -258,7 +268,8 @@ def test_bot_answers_and_bot_games_finish(client):
 
 
 def test_restart_serves_every_game_as_before(server, client):
-    g = new_game(client, rated=True)
+    # Rated games across a restart: test_rated.py.
+    g = new_game(client)
     for ply, (seat, cell) in enumerate([("x", "a1"), ("o", "b1"), ("x", "c3")]):
         move(client, g, seat, ply, cell=cell)
     r = new_game(client)

@@ -298,17 +298,29 @@ def read_stream(srv, gid):
 
 def test_players_are_paginated_and_rated_as_games_end(tmp_path):
     db = tmp_path / "games.db"
-    srv = Server(db).start()
+    srv = Server(db, "--argon2-memory", "1024", "--argon2-time", "1").start()
     try:
         with httpx.Client(base_url=srv.url, timeout=30) as c:
-            # Ana beats each of Bo, Cy, Di, Ed once: Ana first, then the
+            # Rated games are between accounts (test_rated.py).
+            sessions = {}
+            for name in ["Ana", "Bob", "Cyd", "Dee", "Eve"]:
+                body = {"name": name, "password": "pass words"}
+                assert c.post("/api/accounts", json=body).status_code == 201
+                sessions[name] = auth(c.post("/api/sessions", json=body).json()["token"])
+                c.cookies.clear()
+            # Ana beats each of the others once: Ana first, then the
             # others, all at 1484 give or take, by name among equals.
-            for other in ["Bo", "Cy", "Di", "Ed"]:
-                resign(c, new_game(c, rated=True, x={"name": "Ana"}, o={"name": other}))
+            for other in ["Bob", "Cyd", "Dee", "Eve"]:
+                gid = c.post("/api/games", json={"rated": True},
+                             headers=sessions["Ana"]).json()["id"]
+                assert c.post(f"/api/games/{gid}/join",
+                              headers=sessions[other]).status_code == 200
+                assert c.post(f"/api/games/{gid}/resign",
+                              headers=sessions[other]).status_code == 200
             whole = c.get("/api/players").json()
             assert whole["total"] == 5 and whole["next"] is None
             names = [p["name"] for p in whole["players"]]
-            assert names[0] == "Ana" and sorted(names[1:]) == ["Bo", "Cy", "Di", "Ed"]
+            assert names[0] == "Ana" and sorted(names[1:]) == ["Bob", "Cyd", "Dee", "Eve"]
             first = c.get("/api/players", params={"limit": 2}).json()
             assert [p["name"] for p in first["players"]] == names[:2]
             assert first["next"] == names[1]

@@ -1,0 +1,22 @@
+/* rated.h - rated games between two accounts: created by one logged-in account, joined by another. */
+#ifndef TTT_SERVER_RATED_H
+#define TTT_SERVER_RATED_H
+
+#include <microhttpd.h>
+
+#include "http.h"
+
+/* POST /api/games with "rated": true (body checked by check_create_body):
+ * the request's session takes seat x; both seats human, unnamed. */
+struct reply rated_create(struct server *srv, struct MHD_Connection *conn, json_t *body);
+/* POST /api/games/ID/join: the request's session takes the open o seat. */
+struct reply rated_join(struct server *srv, struct MHD_Connection *conn,
+                        struct game_entry *entry);
+/* The seat the request's session holds in entry's game, for moves,
+ * resignations and draws: 1 with *seat set (TTT_X or TTT_O) or with *seat 0
+ * and the refusal in *err; 0 when entry is not a game between accounts (its
+ * seats are played with seat tokens). */
+int rated_seat(struct server *srv, struct MHD_Connection *conn, struct game_entry *entry,
+               int *seat, struct reply *err);
+
+#endif
