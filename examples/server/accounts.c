@@ -59,6 +59,7 @@ static const char schema[] =
     " hash TEXT NOT NULL, created INTEGER NOT NULL);"
     "CREATE TABLE IF NOT EXISTS sessions ("
     " token_hash TEXT PRIMARY KEY, account_id INTEGER NOT NULL, expires INTEGER NOT NULL);"
+    "CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires);"
     "CREATE TABLE IF NOT EXISTS rated_seats ("
     " game_id TEXT PRIMARY KEY, x_account INTEGER NOT NULL, o_account INTEGER);";
 
@@ -637,6 +638,9 @@ struct account_reply accounts_login(struct accounts *acc, json_t *body, const ch
     for (size_t i = 0; i < sizeof raw; i++)
         snprintf(token + 2 * i, 3, "%02x", raw[i]);
     long long expires = (long long)time(NULL) + acc->cfg.session_lifetime;
+    /* Sessions that ended and were never used again go here, so the table
+     * holds live sessions and the ones a login will sweep (by the index). */
+    exec_params(acc, "DELETE FROM sessions WHERE expires <= ?", "i", (long long)time(NULL));
     if (token_hash(token, 32, th) != 0 ||
         exec_params(acc, "INSERT INTO sessions (token_hash, account_id, expires)"
                     " VALUES (?, ?, ?)", "sii", th, a.id, expires) != SQLITE_DONE) {

@@ -204,9 +204,16 @@ def test_sessions_expire(tmp_path):
             time.sleep(6.5)
             assert c.get("/api/sessions/current", headers=bearer(token)).status_code == 401
             assert c.delete("/api/sessions/current", headers=bearer(token)).status_code == 401
+            # One more, ended and never used again: the next login sweeps it.
+            login(c, "brief")
+            time.sleep(6.5)
             assert login(c, "brief").status_code == 201
     finally:
         assert s.stop() == 0
+    con = sqlite3.connect(s.db)
+    (left,) = con.execute("SELECT count(*) FROM sessions").fetchone()
+    con.close()
+    assert left == 1
 
 
 def test_tokens_name_their_own_account_only(srv):
