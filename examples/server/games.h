@@ -90,9 +90,14 @@ struct reply game_resign(struct manager *mgr, struct game_entry *entry, int mark
 struct reply game_draw(struct manager *mgr, struct game_entry *entry, int mark);
 /* The libttt record of a game, malloc'ed, or NULL. */
 char *game_record(struct game_entry *entry);
-/* GET /api/players?limit=&after=: the ratings, best first, from after the
- * named player (limit and after are the query's text, or NULL). */
-struct reply players_view(struct manager *mgr, const char *limit, const char *after);
+/* GET /api/players?game=&limit=&after=: the ratings of one game kind
+ * (default tictactoe), best first, from after the named player (game,
+ * limit and after are the query's text, or NULL). */
+struct reply players_view(struct manager *mgr, const char *game, const char *limit,
+                          const char *after);
+/* GET /api/players/NAME: the player's ratings per kind, their history and
+ * the player's recent rated games. */
+struct reply player_view(struct manager *mgr, const char *name);
 struct reply health_view(struct manager *mgr);
 
 /* Event streams: formats the next event after *next_event into buf (at

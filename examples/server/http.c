@@ -432,9 +432,12 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
         return send_reply(conn, get ? health_view(srv->mgr) : bad_method());
     if (strcmp(path, "players") == 0)
         return send_reply(conn, get ? players_view(srv->mgr,
+            MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "game"),
             MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "limit"),
             MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "after"))
             : bad_method());
+    if (strncmp(path, "players/", 8) == 0)
+        return send_reply(conn, get ? player_view(srv->mgr, path + 8) : bad_method());
     if (strcmp(path, "games") == 0) {
         if (!post)
             return send_reply(conn, bad_method());

@@ -56,14 +56,13 @@ struct manager *manager_new(struct store *store, const struct manager_limits *li
         return NULL;
     size_t cap = 1024;
     mgr->slots = calloc(cap, sizeof *mgr->slots);
-    mgr->names = calloc(cap, sizeof *mgr->names);
-    if (!mgr->slots || !mgr->names) {
+    if (!mgr->slots || ratings_init(mgr) != 0) {
         free(mgr->slots);
-        free(mgr->names);
+        ratings_free(mgr);
         free(mgr);
         return NULL;
     }
-    mgr->mask = mgr->names_mask = cap - 1;
+    mgr->mask = cap - 1;
     mgr->store = store;
     mgr->limits = *limits;
     atomic_init(&mgr->finish_counter, 1);
@@ -329,9 +328,6 @@ static struct store_event *entry_log(const struct game_entry *e, size_t *count)
     return log;
 }
 
-static void ratings_finish(struct manager *mgr, long long order, int stored, int rated,
-                           const char *x, const char *o, int state);
-
 int manager_store_event(struct manager *mgr, struct game_entry *entry,
                         const struct store_event *event)
 {
@@ -349,8 +345,10 @@ int manager_store_event(struct manager *mgr, struct game_entry *entry,
     entry->finish_order = saved;
     int rc = fin.log ? store_add_event(mgr->store, entry->id, event, &fin) : STORE_FAILED;
     free((void *)fin.log);
-    ratings_finish(mgr, event->finish_order, rc == STORE_OK, entry->rated, row.name[0],
-                   row.name[1], fin.state);
+    struct store_result result = {entry->id, event->finish_order, entry->rated, fin.state,
+                                  {row.name[0], row.name[1]}, row.width, row.height, row.k,
+                                  row.gravity, row.misere, row.ply_limit};
+    ratings_finish(mgr, &result, rc == STORE_OK);
     if (rc == STORE_OK) {
         atomic_fetch_sub(&mgr->games, 1);
         pthread_mutex_lock(&mgr->table_lock);
@@ -668,16 +666,12 @@ static int sort_out(struct manager *mgr, struct load_state *st)
     return rc;
 }
 
-static void ratings_apply(struct manager *mgr, const char *x, const char *o, int state);
-
-static int load_result(void *user, long long order, int rated, const char *x, const char *o,
-                       int state)
+static int load_result(void *user, const struct store_result *result)
 {
     struct manager *mgr = user;
-    if (rated)
-        ratings_apply(mgr, x, o, state);
-    if (order >= atomic_load(&mgr->finish_counter))
-        atomic_store(&mgr->finish_counter, order + 1);
+    ratings_replay(mgr, result);
+    if (result->finish_order >= atomic_load(&mgr->finish_counter))
+        atomic_store(&mgr->finish_counter, result->finish_order + 1);
     return 0;
 }
 
@@ -927,224 +921,12 @@ void manager_free(struct manager *mgr)
         if (mgr->slots[i])
             entry_free(mgr->slots[i]);
     free(mgr->slots);
-    for (struct rating *r = mgr->top[0], *next; r; r = next) {
-        next = r->next[0];
-        free(r);
-    }
-    free(mgr->names);
-    free(mgr->waiting);
+    ratings_free(mgr);
     pthread_mutex_destroy(&mgr->table_lock);
     pthread_mutex_destroy(&mgr->ratings_lock);
     pthread_mutex_destroy(&mgr->bot_lock);
     pthread_cond_destroy(&mgr->bot_wake);
     free(mgr);
-}
-
-#define ELO_K 32.0
-
-/* Whether a ranks above b: higher rating, then the name (names differ, so
- * the order is total). */
-static int ranks_above(const struct rating *a, const struct rating *b)
-{
-    return a->elo > b->elo || (a->elo == b->elo && strcmp(a->name, b->name) < 0);
-}
-
-/* The link that points (or would point) to r at level lv: the walk from
- * the top passes every player ranked above r. */
-static void rank_walk(struct manager *mgr, const struct rating *r,
-                      struct rating ***link /* RANK_LEVELS */)
-{
-    struct rating **at = mgr->top;
-    for (int lv = RANK_LEVELS - 1; lv >= 0; lv--) {
-        while (at[lv] && at[lv] != r && ranks_above(at[lv], r))
-            at = at[lv]->next;
-        link[lv] = &at[lv];
-    }
-}
-
-static void rank_insert(struct manager *mgr, struct rating *r)
-{
-    struct rating **link[RANK_LEVELS];
-    rank_walk(mgr, r, link);
-    for (int lv = 0; lv < r->levels; lv++) {
-        r->next[lv] = *link[lv];
-        *link[lv] = r;
-    }
-}
-
-static void rank_remove(struct manager *mgr, struct rating *r)
-{
-    struct rating **link[RANK_LEVELS];
-    rank_walk(mgr, r, link);
-    for (int lv = 0; lv < r->levels; lv++)
-        if (*link[lv] == r)
-            *link[lv] = r->next[lv];
-}
-
-static struct rating *rating_find(const struct manager *mgr, const char *name)
-{
-    struct rating *r = mgr->names[hash_id(name) & mgr->names_mask];
-    while (r && strcmp(r->name, name) != 0)
-        r = r->next_name;
-    return r;
-}
-
-/* The player's row, made at 1500 if new; NULL out of memory. With
- * ratings_lock held. */
-static struct rating *rating_for(struct manager *mgr, const char *name)
-{
-    struct rating *r = rating_find(mgr, name);
-    if (r)
-        return r;
-    if (mgr->players + 1 > 2 * (mgr->names_mask + 1)) {
-        size_t cap = 4 * (mgr->names_mask + 1);
-        struct rating **chains = calloc(cap, sizeof *chains);
-        if (!chains)
-            return NULL;
-        for (struct rating *p = mgr->top[0]; p; p = p->next[0]) {
-            size_t h = hash_id(p->name) & (cap - 1);
-            p->next_name = chains[h];
-            chains[h] = p;
-        }
-        free(mgr->names);
-        mgr->names = chains;
-        mgr->names_mask = cap - 1;
-    }
-    /* A level with odds 1/4 each (xorshift: the list's shape, not a secret). */
-    int levels = 1;
-    uint64_t x = mgr->level_seed ? mgr->level_seed : 0x9e3779b97f4a7c15u;
-    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-    mgr->level_seed = x;
-    while (levels < RANK_LEVELS && (x & 3) == 0)
-        levels++, x >>= 2;
-    r = calloc(1, sizeof *r + (size_t)levels * sizeof r->next[0]);
-    if (!r)
-        return NULL;
-    snprintf(r->name, sizeof r->name, "%s", name);
-    r->elo = 1500.0;
-    r->levels = levels;
-    size_t h = hash_id(name) & mgr->names_mask;
-    r->next_name = mgr->names[h];
-    mgr->names[h] = r;
-    mgr->players++;
-    rank_insert(mgr, r);
-    return r;
-}
-
-/* Elo from 1500, K = 32: a rated game moves its players by K * (score -
- * expected). With ratings_lock held (or before the server serves). */
-static void ratings_apply(struct manager *mgr, const char *xname, const char *oname, int state)
-{
-    struct rating *x = rating_for(mgr, xname);
-    struct rating *o = x ? rating_for(mgr, oname) : NULL;
-    if (!o) {
-        fprintf(stderr, "ttt-server: out of memory: a rated game is left out of the ratings\n");
-        return;
-    }
-    double score_x = state == TTT_X_WON ? 1.0 : state == TTT_O_WON ? 0.0 : 0.5;
-    double expected_x = 1.0 / (1.0 + pow(10.0, (o->elo - x->elo) / 400.0));
-    double delta = ELO_K * (score_x - expected_x);
-    if (x != o) {
-        /* Out of the ranking at the old ratings, back in at the new. */
-        rank_remove(mgr, x);
-        rank_remove(mgr, o);
-        x->elo += delta;
-        o->elo -= delta;
-        rank_insert(mgr, x);
-        rank_insert(mgr, o);
-    }
-    x->games++, o->games++;
-    if (score_x == 1.0)
-        x->wins++, o->losses++;
-    else if (score_x == 0.0)
-        x->losses++, o->wins++;
-    else
-        x->draws++, o->draws++;
-}
-
-/* A game's finish order is spent (stored: the game ended; or not: its
- * commit failed). Ratings move in finish order, as a restart replays them,
- * so a result waits here for the orders before it. */
-static void ratings_finish(struct manager *mgr, long long order, int stored, int rated,
-                           const char *x, const char *o, int state)
-{
-    pthread_mutex_lock(&mgr->ratings_lock);
-    if (order != mgr->next_order) {
-        if (mgr->waiting_count == mgr->waiting_cap) {
-            size_t cap = mgr->waiting_cap ? 2 * mgr->waiting_cap : 16;
-            struct result_wait *grown = realloc(mgr->waiting, cap * sizeof *grown);
-            if (!grown) {
-                /* Out of memory: applied now, out of order, rather than lost. */
-                if (stored && rated)
-                    ratings_apply(mgr, x, o, state);
-                pthread_mutex_unlock(&mgr->ratings_lock);
-                return;
-            }
-            mgr->waiting = grown;
-            mgr->waiting_cap = cap;
-        }
-        struct result_wait *w = &mgr->waiting[mgr->waiting_count++];
-        w->order = order;
-        w->rated = stored && rated;
-        w->state = state;
-        snprintf(w->name[0], sizeof w->name[0], "%.64s", x);
-        snprintf(w->name[1], sizeof w->name[1], "%.64s", o);
-        pthread_mutex_unlock(&mgr->ratings_lock);
-        return;
-    }
-    if (stored && rated)
-        ratings_apply(mgr, x, o, state);
-    mgr->next_order++;
-    /* The results that were waiting for this one. */
-    for (size_t i = 0; i < mgr->waiting_count;) {
-        struct result_wait *w = &mgr->waiting[i];
-        if (w->order != mgr->next_order) {
-            i++;
-            continue;
-        }
-        if (w->rated)
-            ratings_apply(mgr, w->name[0], w->name[1], w->state);
-        mgr->next_order++;
-        *w = mgr->waiting[--mgr->waiting_count];
-        i = 0;
-    }
-    pthread_mutex_unlock(&mgr->ratings_lock);
-}
-
-/* GET /api/players: a page of the ratings, best first; its cost is the
- * rows it returns (one hash lookup finds the page's start, the skip list's
- * bottom level walks it). */
-struct reply players_view(struct manager *mgr, const char *limit_text, const char *after)
-{
-    long limit = 100;
-    if (limit_text) {
-        char *end;
-        limit = strtol(limit_text, &end, 10);
-        if (end == limit_text || *end != '\0' || limit < 1 || limit > 1000)
-            return ttt_error_reply(422, TTT_E_RANGE, "limit is a number from 1 to 1000");
-    }
-    json_t *list = json_array();
-    pthread_mutex_lock(&mgr->ratings_lock);
-    const struct rating *r = mgr->top[0], *last = NULL;
-    if (after) {
-        const struct rating *from = rating_find(mgr, after);
-        if (!from) {
-            pthread_mutex_unlock(&mgr->ratings_lock);
-            json_decref(list);
-            return error_reply(404, "not_found", 404, "no rated player is named %.80s", after);
-        }
-        r = from->next[0];
-    }
-    for (long n = 0; r && n < limit; n++, last = r, r = r->next[0])
-        json_array_append_new(list, json_pack("{s:s, s:i, s:i, s:i, s:i, s:i}",
-            "name", r->name, "rating", (int)lround(r->elo), "games", r->games,
-            "wins", r->wins, "losses", r->losses, "draws", r->draws));
-    json_t *next = r && last ? json_string(last->name) : json_null();
-    long long players = (long long)mgr->players;
-    pthread_mutex_unlock(&mgr->ratings_lock);
-    return (struct reply){200, json_pack("{s:o, s:o, s:I, s:i, s:i}", "players", list, "next",
-                                         next, "total", (json_int_t)players, "k_factor",
-                                         (int)ELO_K, "initial", 1500), NULL};
 }
 
 struct reply health_view(struct manager *mgr)

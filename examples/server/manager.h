@@ -3,24 +3,48 @@
 #define TTT_SERVER_MANAGER_H
 
 #include "games.h"
+#include "glicko2.h"
 
-/* A player's rating: in a hash by name, and in a skip list kept in rank
- * order (best first), so that a rating change moves it in O(log players)
- * and a page of the ranking costs its rows. */
+/* The game kinds rated apart (ratings.c's board_kind says which is which). */
+enum board_kind { KIND_TICTACTOE, KIND_CONNECT4, KIND_GOMOKU, KIND_OTHER, BOARD_KINDS };
+
+struct rating;
+/* One rated game in a player's history: its ratings before and after. */
+struct rating_event {
+    long long order;              /* the game's finish order */
+    char game[24];
+    const struct rating *opponent;
+    struct glicko2 before, after;
+    unsigned char mark, score2;   /* TTT_X or TTT_O; 2 win, 1 draw, 0 loss */
+};
+
+/* A player's rating in one kind: in a hash by name, and in a skip list kept
+ * in rank order (best first), so that a rating change moves it in
+ * O(log players) and a page of the ranking costs its rows. */
 #define RANK_LEVELS 16
 struct rating {
     char name[TTT_NAME_MAX + 1];
-    double elo;
+    struct glicko2 g;
     int games, wins, losses, draws;
+    struct rating_event *history; /* oldest first */
+    size_t history_count, history_cap;
     struct rating *next_name; /* the hash chain */
     int levels;
     struct rating *next[];    /* levels of them: the next player down the ranking */
 };
 
+/* The ratings of one kind. */
+struct ranking {
+    struct rating **names;    /* hash by name, names_mask + 1 chains */
+    size_t names_mask, players;
+    struct rating *top[RANK_LEVELS]; /* the skip list's heads */
+};
+
 /* A finished game's result waiting for the ones that finished before it. */
 struct result_wait {
     long long order;
-    int rated, state;
+    int rated, state, kind;
+    char id[24];
     char name[2][TTT_NAME_MAX + 1];
 };
 
@@ -41,9 +65,7 @@ struct manager {
     /* Ratings, updated as each game ends, in finish order: a game that
      * finished but whose predecessors have not yet been committed waits. */
     pthread_mutex_t ratings_lock;
-    struct rating **names;    /* hash by name, names_mask + 1 chains */
-    size_t names_mask, players;
-    struct rating *top[RANK_LEVELS]; /* the skip list's heads */
+    struct ranking ranks[BOARD_KINDS];
     uint64_t level_seed;
     long long next_order;     /* the finish order applied next */
     struct result_wait *waiting;
@@ -99,6 +121,18 @@ void bot_enqueue(struct manager *mgr, struct game_entry *entry);
  * last holder releases it. A store_add_event result. */
 int manager_store_event(struct manager *mgr, struct game_entry *entry,
                         const struct store_event *event);
+
+/* ratings.c: the ratings (Glicko-2, per board kind), under ratings_lock. */
+int ratings_init(struct manager *mgr);   /* 0, or -1 out of memory */
+void ratings_free(struct manager *mgr);
+/* The kind a game of this board and these rules is rated in. */
+int board_kind(int width, int height, int k, int gravity, int misere, int ply_limit);
+/* A finished game's finish order is spent: stored (the game ended) or not
+ * (its commit failed). Ratings move in finish order, as a restart replays
+ * them, so a result waits for the orders before it. */
+void ratings_finish(struct manager *mgr, const struct store_result *result, int stored);
+/* A stored result, replayed at start (in finish order, before serving). */
+void ratings_replay(struct manager *mgr, const struct store_result *result);
 
 static inline int seat_index(int mark) { return mark == TTT_X ? 0 : 1; }
 

@@ -116,10 +116,17 @@ int store_load(struct store *store, store_game_fn on_game, store_event_fn on_eve
 int store_load_game(struct store *store, const char *id, store_game_fn on_game,
                     store_event_fn on_event, void *user, char *err, size_t err_len);
 
-/* Every finished game's result, in finish order: what the ratings need.
- * 0, or -1 with a message in err. */
-typedef int (*store_result_fn)(void *user, long long finish_order, int rated,
-                               const char *x_name, const char *o_name, int state);
+/* Every finished game's result, in finish order: what the ratings need
+ * (the game's id, its players, its end, and its board and rules, which
+ * tell which ratings it moves). 0, or -1 with a message in err. */
+struct store_result {
+    const char *id;
+    long long finish_order;
+    int rated, state;
+    const char *name[2];
+    int width, height, k, gravity, misere, ply_limit;
+};
+typedef int (*store_result_fn)(void *user, const struct store_result *result);
 int store_load_results(struct store *store, store_result_fn on_result, void *user,
                        char *err, size_t err_len);
 

@@ -957,17 +957,21 @@ int store_load_results(struct store *store, store_result_fn on_result, void *use
     sqlite3_stmt *st = NULL;
     pthread_mutex_lock(&store->read_lock);
     int rc = sqlite3_prepare_v2(store->rdb, "SELECT id, finish_order, rated, x_name, o_name,"
-                                " state FROM finished ORDER BY finish_order", -1, &st, NULL);
+                                " state, width, height, k, gravity, misere, ply_limit"
+                                " FROM finished ORDER BY finish_order", -1, &st, NULL);
     int result = 0;
     while (result == 0 && rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         char id[24], names[2][72];
-        long long order, rated, state;
-        if (column_text(st, 0, id, sizeof id) != 0 ||
-            column_int(st, 1, 1, LLONG_MAX, &order) != 0 ||
-            column_int(st, 2, 0, 1, &rated) != 0 ||
-            column_text(st, 3, names[0], sizeof names[0]) != 0 ||
-            column_text(st, 4, names[1], sizeof names[1]) != 0 ||
-            column_int(st, 5, 1, 3, &state) != 0) {
+        long long order, rated, state, shape[6];
+        int bad = column_text(st, 0, id, sizeof id) != 0 ||
+                  column_int(st, 1, 1, LLONG_MAX, &order) != 0 ||
+                  column_int(st, 2, 0, 1, &rated) != 0 ||
+                  column_text(st, 3, names[0], sizeof names[0]) != 0 ||
+                  column_text(st, 4, names[1], sizeof names[1]) != 0 ||
+                  column_int(st, 5, 1, 3, &state) != 0;
+        for (int c = 0; c < 6 && !bad; c++)
+            bad = column_int(st, 6 + c, 0, INT_MAX, &shape[c]) != 0;
+        if (bad) {
             const char *shown = column_id(st, 0, id, sizeof id) == 0 ? id : "?";
             if (store->salvage) {
                 fprintf(stderr, "ttt-server: %s: finished game %s holds a bad value; left out"
@@ -980,7 +984,10 @@ int store_load_results(struct store *store, store_result_fn on_result, void *use
             result = -1;
             break;
         }
-        if (on_result(user, order, (int)rated, names[0], names[1], (int)state) != 0)
+        struct store_result res = {id, order, (int)rated, (int)state, {names[0], names[1]},
+                                   (int)shape[0], (int)shape[1], (int)shape[2], (int)shape[3],
+                                   (int)shape[4], (int)shape[5]};
+        if (on_result(user, &res) != 0)
             result = -1;
         rc = SQLITE_OK;
     }

@@ -61,7 +61,7 @@ fi
 timeout 600 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
     --basetemp "$work/pytest" "$here/test_api.py" "$here/test_hostile.py" "$here/test_strict.py" "$here/test_limits.py" \
     "$here/test_bots.py" "$here/test_docs.py" "$here/test_store.py" "$here/test_scripts.py" \
-    "$here/test_accounts.py" "$here/test_rated.py"
+    "$here/test_accounts.py" "$here/test_rated.py" "$here/test_ratings.py"
 timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
 timeout 120 "$python" "$here/load.py" --ci --dir "$work"
 load_c=$(dirname "$server")/ttt-server-load

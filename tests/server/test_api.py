@@ -7,6 +7,7 @@ import time
 
 import httpx
 
+import glicko2ref
 from conftest import auth, new_game
 from serverproc import STATIC, Server, server_path
 
@@ -213,7 +214,7 @@ def test_events_replay_from_last_event_id(server, client):
 
 
 def test_ratings_from_rated_games(client):
-    """Rated games are between accounts (test_rated.py); here, only the Elo."""
+    """Rated games are between accounts (test_rated.py); here, the Glicko-2 ratings."""
     sessions = {}
     for name in ("Ana", "Bob", "Cyd"):
         body = {"name": name, "password": "pass words"}
@@ -230,13 +231,18 @@ def test_ratings_from_rated_games(client):
     unrated = new_game(client, x={"name": "Zed"}, o={"name": "Ana"})
     client.post(f"/api/games/{unrated['id']}/resign", headers=auth(unrated["tokens"]["o"]))
     body = client.get("/api/players").json()
-    assert body["k_factor"] == 32
+    assert body["game"] == "tictactoe" and body["system"]["tau"] == 0.75
+    assert body["system"]["initial_rating"] == 1500 and body["system"]["provisional_deviation"] == 110
     rows = {p["name"]: p for p in body["players"]}
     assert set(rows) == {"Ana", "Bob", "Cyd"}
     assert body["players"][0]["name"] == "Ana"
-    # 1500 vs 1500: +16; then 1516 vs 1500: expected 0.523, +15.3.
-    assert rows["Ana"]["rating"] == 1531 and rows["Bob"]["rating"] == 1484
-    assert rows["Cyd"]["rating"] == 1485
+    # Glicko-2 from 1500/500/0.09, one game a rating period, computed here
+    # by the reference in glicko2ref.py.
+    want = glicko2ref.replay([("Ana", "Bob", 1), ("Ana", "Cyd", 1)])
+    for name, p in want.items():
+        assert {k: rows[name][k] for k in ("rating", "deviation")} == glicko2ref.shown(p)
+        assert rows[name]["provisional"] is True  # RD above 110 after one or two games
+    assert rows["Ana"]["rating"] > 1500 > rows["Cyd"]["rating"] > rows["Bob"]["rating"]
     assert rows["Ana"]["wins"] == 2 and rows["Bob"]["losses"] == 1
 
 
@@ -465,8 +471,9 @@ def test_a_version_1_database_is_migrated(tmp_path):
             assert (b["state"], b["ply"], b["ending"]) == ("x_won", 2, "resign")
             assert (cg["state"], cg["ply"], cg["board"]) == ("in_progress", 1, ["...", "...", "..x"])
             rows = {p["name"]: p["rating"] for p in c.get("/api/players").json()["players"]}
-            # Ana beat Bo first (+16), then Bo beat Cy from 1484 (+16.7).
-            assert rows == {"Ana": 1516, "Bo": 1501, "Cy": 1483}
+            # Ana beat Bo first, then Bo beat Cy from his lower rating.
+            want = glicko2ref.replay([("Ana", "Bo", 1), ("Bo", "Cy", 1)])
+            assert rows == {n: round(p[0]) for n, p in want.items()}
             assert c.post("/api/games/cccc/moves", headers=auth("p" * 32),
                           json={"ply": 1, "cell": "a1"}).status_code == 200
         assert srv.stop() == 0

@@ -2,6 +2,7 @@
 import httpx
 import pytest
 
+import glicko2ref
 from serverproc import Server
 
 FAST = ("--argon2-memory", "1024", "--argon2-time", "1")
@@ -75,7 +76,8 @@ def test_a_rated_game_between_two_accounts(c):
     assert c.post(f"/api/games/{gid}/resign", headers=bo).json()["state"] == "x_won"
     rows = {p["name"]: p for p in c.get("/api/players").json()["players"]}
     assert set(rows) == {"Ana", "Bob"}
-    assert rows["Ana"]["rating"] == 1516 and rows["Bob"]["rating"] == 1484
+    want = glicko2ref.replay([("Ana", "Bob", 1)])
+    assert {n: r["rating"] for n, r in rows.items()} == {n: round(p[0]) for n, p in want.items()}
 
 
 def test_rated_games_are_refused_to_guests_bots_and_named_seats(c):
