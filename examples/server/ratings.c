@@ -282,6 +282,16 @@ void ratings_finish(struct manager *mgr, const struct store_result *r, int store
     pthread_mutex_unlock(&mgr->ratings_lock);
 }
 
+/* A name from the URL as an error message may quote it: whole and valid
+ * UTF-8 (a JSON string), else not at all (cut at a byte count, or with
+ * bytes that are not UTF-8, it would make the answer's JSON invalid). */
+static const char *quotable(const char *name)
+{
+    json_t *probe = strlen(name) <= 80 ? json_string(name) : NULL;
+    json_decref(probe);
+    return probe ? name : "(a name not shown)";
+}
+
 static int provisional(const struct glicko2 *g)
 {
     return g->deviation > GLICKO2_PROVISIONAL_DEVIATION;
@@ -337,8 +347,8 @@ struct reply players_view(struct manager *mgr, const char *game, const char *lim
         if (!from) {
             pthread_mutex_unlock(&mgr->ratings_lock);
             json_decref(list);
-            return error_reply(404, "not_found", 404, "no player named %.80s is rated in %s",
-                               after, kind_names[kind]);
+            return error_reply(404, "not_found", 404, "no player named %s is rated in %s",
+                               quotable(after), kind_names[kind]);
         }
         r = from->next[0];
     }
@@ -404,7 +414,7 @@ struct reply player_view(struct manager *mgr, const char *name)
     if (!any) {
         json_decref(ratings);
         json_decref(recent);
-        return error_reply(404, "not_found", 404, "no rated player is named %.80s", name);
+        return error_reply(404, "not_found", 404, "no rated player is named %s", quotable(name));
     }
     const char *shown = NULL;
     for (int k = 0; k < BOARD_KINDS && !shown; k++)

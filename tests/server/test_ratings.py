@@ -197,3 +197,33 @@ def test_provisional_ends_below_rd_110_and_pages_per_kind(tmp_path):
         assert srv.stop() == 0
     finally:
         srv.kill()
+
+
+def test_odd_player_names_and_kinds_are_answered(tmp_path):
+    """The player routes' text comes from the URL: long, odd or invalid
+    bytes get a JSON error, never a crash, and the server stops cleanly."""
+    srv = Server(tmp_path / "games.db", *FAST).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            for name in ["x" * 1000, "%00", "a%2Fb", "..", "%22%5C", "Ana?game=x"]:
+                r = c.get("/api/players/" + name)
+                assert r.status_code in (404, 414), (name, r.status_code)
+                if r.status_code == 404:
+                    assert isinstance(r.json()["error"], str)
+            for params in [{"game": "x" * 1000}, {"game": ""}, {"game": "\xff"},
+                           {"after": "\xff" * 100}, {"game": "gomoku", "after": "%00"},
+                           {"limit": "-1", "game": "other"}]:
+                r = c.get("/api/players", params=params)
+                assert r.status_code in (404, 414, 422), (params, r.status_code)
+            # Not UTF-8, or cut at 80 bytes inside a character: not quoted.
+            for name in ["%FF%FE", "%C3%A9" * 60]:
+                r = c.get("/api/players/" + name)
+                assert r.status_code == 404 and "not shown" in r.json()["error"]
+            r = c.get("/api/players", params={"after": "é" * 60})
+            assert r.status_code == 404 and "not shown" in r.json()["error"]
+            assert c.get("/api/players/").status_code == 404
+            assert c.delete("/api/players/Ana").status_code == 405
+            assert c.get("/api/players", params={"game": "other"}).json()["total"] == 0
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
