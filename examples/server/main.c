@@ -14,11 +14,14 @@
 static const char usage[] =
     "Usage: ttt-server [options]\n"
     "Serves libttt games over HTTP+JSON (API under /api, browser client at /),\n"
-    "keeping every move in an SQLite database.\n"
+    "keeping every move in an SQLite or a PostgreSQL database.\n"
     "\n"
     "  --listen ADDR          address to bind, IPv4 or IPv6 (default 127.0.0.1)\n"
     "  --port N               TCP port (default 8080)\n"
-    "  --db PATH              SQLite database, created if missing (default ./ttt-games.db)\n"
+    "  --db PATH|URL          SQLite database, created if missing (default ./ttt-games.db),\n"
+    "                         or a PostgreSQL URL postgresql://user@host/dbname\n"
+    "  --accounts-db PATH     with a PostgreSQL --db: the SQLite file for accounts and\n"
+    "                         sessions, created if missing (default ./ttt-accounts.db)\n"
     "  --sync full|normal     full: each commit is synced to disk and survives a power cut;\n"
     "                         normal: survives a crash of the server only (default full)\n"
     "  --max-games N          games in progress at most (default 200000); finished\n"
@@ -48,6 +51,9 @@ static const char usage[] =
     "  --static DIR           serve index.html, app.js and style.css from DIR, read once\n"
     "                         at start, instead of the copies built into the program\n"
     "                         (for working on the client; default: the built-in copies)\n"
+    "";
+/* Split in two: C limits a string literal's length. */
+static const char usage_more[] =
     "  --session-lifetime S   seconds a login session lasts (default 2592000, 30 days)\n"
     "  --login-free-failures N\n"
     "                         failed logins per account and per address before any\n"
@@ -142,6 +148,7 @@ static double seconds_since(const struct timespec *start)
 int main(int argc, char **argv)
 {
     const char *listen_addr = "127.0.0.1", *db_path = "./ttt-games.db";
+    const char *accounts_path = "./ttt-accounts.db";
     const char *static_dir = NULL, *export_id = NULL;
     long port = 8080, max_games = 200000, max_size = 19, max_body = 8192;
     long max_header = 16384, max_conns = 512, max_budget = 2000000, bot_threads = 2;
@@ -154,7 +161,7 @@ int main(int argc, char **argv)
            O_CONNS, O_CONNS_ADDR, O_STREAMS, O_STREAMS_ADDR, O_HEADER_TIMEOUT,
            O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_BOT_TIME, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE,
            O_SESSION_LIFETIME, O_LOGIN_FREE, O_LOGIN_DELAY, O_LOGIN_MAX_DELAY, O_ARGON2_TIME,
-           O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE };
+           O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE, O_ACCOUNTS_DB };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
         {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
@@ -182,6 +189,7 @@ int main(int argc, char **argv)
         {"argon2-memory", required_argument, NULL, O_ARGON2_MEMORY},
         {"hash-threads", required_argument, NULL, O_HASH_THREADS},
         {"hash-queue", required_argument, NULL, O_HASH_QUEUE},
+        {"accounts-db", required_argument, NULL, O_ACCOUNTS_DB},
         {"help", no_argument, NULL, O_HELP}, {NULL, 0, NULL, 0},
     };
     int opt, bad = 0;
@@ -190,6 +198,7 @@ int main(int argc, char **argv)
         case O_LISTEN: listen_addr = optarg; break;
         case O_PORT: bad |= parse_long(optarg, 0, 65535, &port); break;
         case O_DB: db_path = optarg; break;
+        case O_ACCOUNTS_DB: accounts_path = optarg; break;
         case O_SYNC:
             if (strcmp(optarg, "full") == 0) sync_full = 1;
             else if (strcmp(optarg, "normal") == 0) sync_full = 0;
@@ -219,12 +228,13 @@ int main(int argc, char **argv)
         case O_ARGON2_MEMORY: bad |= parse_long(optarg, 8, 4194304, &argon2_memory); break;
         case O_HASH_THREADS: bad |= parse_long(optarg, 1, 64, &hash_threads); break;
         case O_HASH_QUEUE: bad |= parse_long(optarg, 1, 100000, &hash_queue); break;
-        case O_HELP: fputs(usage, stdout); return 0;
+        case O_HELP: fputs(usage, stdout); fputs(usage_more, stdout); return 0;
         default: bad = 1;
         }
     }
     if (bad || optind != argc) {
         fputs(usage, stderr);
+        fputs(usage_more, stderr);
         return 2;
     }
     if (max_streams > max_conns)
@@ -261,7 +271,10 @@ int main(int argc, char **argv)
 
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
-    char err[256];
+    char err[512];
+    /* A URL's password never reaches a message: they name the store by db_shown. */
+    char db_shown[512];
+    store_redact(db_path, db_shown, sizeof db_shown);
     struct store *store = store_open(db_path, sync_full, salvage, err, sizeof err);
     if (!store) {
         fprintf(stderr, "ttt-server: %s\n", err);
@@ -273,7 +286,7 @@ int main(int argc, char **argv)
     struct manager *mgr = manager_new(store, &limits);
     long games = 0, events = 0, skipped = 0;
     if (!mgr || manager_load(mgr, &games, &events, &skipped, err, sizeof err) != 0) {
-        fprintf(stderr, "ttt-server: cannot read the games in %s: %s\n", db_path,
+        fprintf(stderr, "ttt-server: cannot read the games in %s: %s\n", db_shown,
                 mgr ? err : "out of memory");
         if (mgr)
             manager_free(mgr);
@@ -287,7 +300,7 @@ int main(int argc, char **argv)
         if (record)
             fputs(record, stdout);
         else
-            fprintf(stderr, "ttt-server: no game %s in %s\n", export_id, db_path);
+            fprintf(stderr, "ttt-server: no game %s in %s\n", export_id, db_shown);
         free(record);
         manager_free(mgr);
         store_close(store);
@@ -306,7 +319,17 @@ int main(int argc, char **argv)
         .session_lifetime = session_lifetime, .login_free = (unsigned)login_free,
         .login_delay = login_delay, .login_max_delay = login_max_delay,
         .synchronous_full = sync_full};
-    struct accounts *accounts = accounts_open(db_path, &acfg, err, sizeof err);
+    /* Accounts live in SQLite: the store's file, or with a PostgreSQL store a
+     * file of this node's own (created here, as SQLite opens only files that
+     * exist for them). */
+    const char *acc_path = db_path;
+    if (store_is_url(db_path)) {
+        acc_path = accounts_path;
+        FILE *f = fopen(acc_path, "ae");
+        if (f)
+            fclose(f);
+    }
+    struct accounts *accounts = accounts_open(acc_path, &acfg, err, sizeof err);
     if (!accounts && salvage) {
         /* Serving the games that read is what --salvage is for. */
         fprintf(stderr, "ttt-server: --salvage: %s; accounts, logins and rated games"

@@ -358,6 +358,27 @@ int manager_store_event(struct manager *mgr, struct game_entry *entry,
     return rc;
 }
 
+static int catch_up_event(void *user, const char *game_id, const struct store_event *ev)
+{
+    (void)game_id;
+    return replay_event(user, ev) == TTT_OK ? 0 : -1;
+}
+
+int manager_catch_up(struct manager *mgr, struct game_entry *entry)
+{
+    char err[512];
+    int n = store_load_log(mgr->store, entry->id, entry->events, catch_up_event, entry, err,
+                           sizeof err);
+    if (n < 0)
+        fprintf(stderr, "ttt-server: game %s: catching up with the store: %s\n", entry->id,
+                err[0] ? err : "its log does not replay");
+    if (n != 0) {
+        entry->draw_offer = 0;
+        pthread_cond_broadcast(&entry->changed);
+    }
+    return n;
+}
+
 static int get_bool(json_t *obj, const char *key, int fallback, int *out)
 {
     json_t *v = json_object_get(obj, key);

@@ -121,6 +121,11 @@ void bot_enqueue(struct manager *mgr, struct game_entry *entry);
  * last holder releases it. A store_add_event result. */
 int manager_store_event(struct manager *mgr, struct game_entry *entry,
                         const struct store_event *event);
+/* Brings a held game up to its stored log (after its write met
+ * STORE_CONFLICT: another server stored that ply first), with entry's lock
+ * held. The entries replayed (0: none newer), or -1 (told on stderr). A
+ * game that another server ended is not yet let go or rated here. */
+int manager_catch_up(struct manager *mgr, struct game_entry *entry);
 
 /* ratings.c: the ratings (Glicko-2, per board kind), under ratings_lock. */
 int ratings_init(struct manager *mgr);   /* 0, or -1 out of memory */

@@ -53,8 +53,14 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
     long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col,
                              order};
-    if (manager_store_event(mgr, entry, &ev) != 0) {
+    int stored = manager_store_event(mgr, entry, &ev);
+    if (stored != 0) {
         ttt_undo(entry->game);
+        /* Another server stored this ply first: read what it stored and
+         * answer from that (the same 200 for the same move, else 409). */
+        if (stored == STORE_CONFLICT && manager_catch_up(mgr, entry) > 0 &&
+            ttt_ply(entry->game) > before)
+            return play_locked(mgr, entry, ply, mark, row, col);
         return 1;
     }
     atomic_fetch_add(&mgr->moves_acked, 1);

@@ -54,7 +54,8 @@ enum {
     STORE_CONFLICT = -2, /* the game already has an event with this seq, or a
                           * game with this id exists: nothing stored. The
                           * SQLite store, the only writer of its file, never
-                          * answers it (the caller adds each seq once). */
+                          * answers it (the caller adds each seq once); the
+                          * PostgreSQL store, shared by servers, does. */
 };
 
 /* A finished game, whole: its row, its state (1 x won, 2 o won, 3 draw),
@@ -70,7 +71,11 @@ struct store_finished {
 struct store;
 
 /* Opens (creating and migrating) the store at path; NULL and a message in
- * err on failure. The store owns its database: a second store_open of the
+ * err on failure. A path that starts with postgresql:// or postgres:// is a
+ * libpq connection URL and opens the PostgreSQL store (store_pg.c, built
+ * where libpq is found; synchronous_full and salvage do not apply to it: its
+ * commits are as durable as the server's synchronous_commit makes them).
+ * Any other path is an SQLite file: The store owns its database: a second store_open of the
  * same path, from this or another process, fails with a message naming the
  * process that holds it. SQLite's quick_check runs over the whole file
  * first: a database that fails it is refused with SQLite's words, unless
@@ -80,6 +85,12 @@ struct store;
 struct store *store_open(const char *path, int synchronous_full, int salvage, char *err,
                          size_t err_len);
 void store_close(struct store *store);
+
+/* 1 if where is a PostgreSQL URL (store_open picks the PostgreSQL store). */
+int store_is_url(const char *where);
+/* where as it may be shown: a URL's password (user:PASSWORD@, password=...)
+ * replaced by ***; a path unchanged. Truncated to cap - 1 bytes. */
+void store_redact(const char *where, char *out, size_t cap);
 
 /* Each call returns only once its rows are committed (STORE_OK), or fails
  * (STORE_FAILED, STORE_CONFLICT) having stored nothing. Calls from many
@@ -115,6 +126,12 @@ int store_load(struct store *store, store_game_fn on_game, store_event_fn on_eve
  * if its row does not read or holds a bad value. */
 int store_load_game(struct store *store, const char *id, store_game_fn on_game,
                     store_event_fn on_event, void *user, char *err, size_t err_len);
+
+/* The entries of game id's log from seq from on, in order, each to
+ * on_event: what a server whose write met STORE_CONFLICT reads to catch up
+ * with the writer that won. Their count, or -1 with a message in err. */
+int store_load_log(struct store *store, const char *id, int from, store_event_fn on_event,
+                   void *user, char *err, size_t err_len);
 
 /* Every finished game's result, in finish order: what the ratings need
  * (the game's id, its players, its end, and its board and rules, which

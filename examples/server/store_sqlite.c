@@ -1,5 +1,6 @@
 /* store_sqlite.c - the store on SQLite 3 in WAL mode: one owning process, commits grouped by one writer thread, every read checked. */
 #include "store.h"
+#include "store_impl.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,7 +28,8 @@ struct pending {
     struct pending *next;
 };
 
-struct store {
+struct sqlite_store {
+    struct store base;               /* first: what store.c dispatches on */
     char *path;
     int lock_fd;                     /* PATH.lock, write-locked while open */
     int salvage;
@@ -151,7 +153,7 @@ static int bind_game(sqlite3_stmt *st, int first, const struct store_game *g)
 
 /* Steps a bound statement and resets it; SQLITE_DONE or SQLite's code,
  * with its message in error then. */
-static int step_once(struct store *store, sqlite3_stmt *st, int bound, char *error, size_t cap,
+static int step_once(struct sqlite_store *store, sqlite3_stmt *st, int bound, char *error, size_t cap,
                      int *ext)
 {
     int rc = bound == SQLITE_OK ? sqlite3_step(st) : bound;
@@ -163,7 +165,7 @@ static int step_once(struct store *store, sqlite3_stmt *st, int bound, char *err
     return rc;
 }
 
-static int insert_finished(struct store *store, const struct store_finished *f, char *error,
+static int insert_finished(struct sqlite_store *store, const struct store_finished *f, char *error,
                            size_t cap, int *ext)
 {
     sqlite3_stmt *st = store->insert_finished;
@@ -184,7 +186,7 @@ static int insert_finished(struct store *store, const struct store_finished *f, 
 /* Runs one write inside the open transaction; on failure its message goes
  * into error. A failed write stores nothing (a savepoint undoes the first
  * half of a two-row write) and leaves the transaction open for the others. */
-static int run_one(struct store *store, const struct pending *p, char *error, size_t cap)
+static int run_one(struct sqlite_store *store, const struct pending *p, char *error, size_t cap)
 {
     int rc = SQLITE_DONE, ext = 0;
     if (p->game) {
@@ -229,7 +231,7 @@ static int run_one(struct store *store, const struct pending *p, char *error, si
  * callers once it is committed: one sync for many moves. */
 static void *writer_main(void *arg)
 {
-    struct store *store = arg;
+    struct sqlite_store *store = arg;
     pthread_mutex_lock(&store->lock);
     for (;;) {
         while (!store->head && !store->stopping)
@@ -288,7 +290,7 @@ static void *writer_main(void *arg)
     return NULL;
 }
 
-static int submit(struct store *store, struct pending *p)
+static int submit(struct sqlite_store *store, struct pending *p)
 {
     pthread_mutex_lock(&store->lock);
     if (store->stopping) {
@@ -309,13 +311,13 @@ static int submit(struct store *store, struct pending *p)
     return p->result;
 }
 
-int store_add_game(struct store *store, const struct store_game *game)
+static int sqlite_add_game(struct sqlite_store *store, const struct store_game *game)
 {
     struct pending p = {.game = game};
     return submit(store, &p);
 }
 
-int store_add_event(struct store *store, const char *game_id,
+static int sqlite_add_event(struct sqlite_store *store, const char *game_id,
                     const struct store_event *event, const struct store_finished *finished)
 {
     struct pending p = {.game_id = game_id, .event = event, .finished = finished,
@@ -323,7 +325,7 @@ int store_add_event(struct store *store, const char *game_id,
     return submit(store, &p);
 }
 
-int store_add_finished(struct store *store, const struct store_finished *games, size_t count)
+static int sqlite_add_finished(struct sqlite_store *store, const struct store_finished *games, size_t count)
 {
     if (count == 0)
         return STORE_OK;
@@ -362,7 +364,7 @@ static int query_int(sqlite3 *db, const char *path, const char *sql, long long *
     return -1;
 }
 
-static int migrate(struct store *store, char *err, size_t err_len)
+static int migrate(struct sqlite_store *store, char *err, size_t err_len)
 {
     sqlite3 *db = store->db;
     long long version;
@@ -406,7 +408,7 @@ static int migrate(struct store *store, char *err, size_t err_len)
 
 /* PATH.lock, write-locked for as long as the store is open: the lock goes
  * with the process (a kill -9 releases it), and the file names the holder. */
-static int take_lock(struct store *store, char *err, size_t err_len)
+static int take_lock(struct sqlite_store *store, char *err, size_t err_len)
 {
     size_t n = strlen(store->path) + 6;
     char *name = malloc(n);
@@ -447,7 +449,7 @@ static int take_lock(struct store *store, char *err, size_t err_len)
 }
 
 /* SQLite's own check of every page; its findings (up to 10) in err. */
-static int quick_check(struct store *store, char *err, size_t err_len)
+static int quick_check(struct sqlite_store *store, char *err, size_t err_len)
 {
     sqlite3_stmt *st = NULL;
     int rc = sqlite3_prepare_v2(store->db, "PRAGMA quick_check(10)", -1, &st, NULL);
@@ -486,10 +488,12 @@ static int open_db(const char *path, sqlite3 **db, char *err, size_t err_len)
     return 0;
 }
 
-struct store *store_open(const char *path, int synchronous_full, int salvage, char *err,
+static void sqlite_close(struct sqlite_store *store);
+
+static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, int salvage, char *err,
                          size_t err_len)
 {
-    struct store *store = calloc(1, sizeof *store);
+    struct sqlite_store *store = calloc(1, sizeof *store);
     if (!store || !(store->path = strdup(path))) {
         free(store);
         snprintf(err, err_len, "out of memory");
@@ -567,11 +571,11 @@ struct store *store_open(const char *path, int synchronous_full, int salvage, ch
     store->writer_started = 1;
     return store;
 fail:
-    store_close(store);
+    sqlite_close(store);
     return NULL;
 }
 
-void store_close(struct store *store)
+static void sqlite_close(struct sqlite_store *store)
 {
     if (!store)
         return;
@@ -700,7 +704,7 @@ static int read_event(sqlite3_stmt *st, int base, struct store_event *e)
 }
 
 struct scan {
-    struct store *store;
+    struct sqlite_store *store;
     store_game_fn on_game;
     store_event_fn on_event;
     void *user;
@@ -754,7 +758,7 @@ static int moves_row(struct scan *sc, sqlite3_stmt *st, long long rowid)
 
 /* In salvage, after a read error past rowid after of table: the rowid of
  * the next row that reads, probing ever further; LLONG_MIN if none does. */
-static long long next_readable(struct store *store, const char *table, long long after)
+static long long next_readable(struct sqlite_store *store, const char *table, long long after)
 {
     char sql[96];
     snprintf(sql, sizeof sql, "SELECT rowid FROM %s WHERE rowid > ?1 ORDER BY rowid LIMIT 1",
@@ -789,7 +793,7 @@ static long long next_readable(struct store *store, const char *table, long long
 static int scan_table(struct scan *sc, const char *table, const char *sql,
                       int (*row)(struct scan *, sqlite3_stmt *, long long))
 {
-    struct store *store = sc->store;
+    struct sqlite_store *store = sc->store;
     sqlite3_stmt *st = NULL;
     if (sqlite3_prepare_v2(store->rdb, sql, -1, &st, NULL) != SQLITE_OK) {
         snprintf(sc->err, sc->err_len, "%s: reading %s: %s", store->path, table,
@@ -856,7 +860,7 @@ static int scan_table(struct scan *sc, const char *table, const char *sql,
     return result;
 }
 
-int store_load(struct store *store, store_game_fn on_game, store_event_fn on_event,
+static int sqlite_load(struct sqlite_store *store, store_game_fn on_game, store_event_fn on_event,
                void *user, long *skipped, char *err, size_t err_len)
 {
     struct scan sc = {store, on_game, on_event, user, 0, err, err_len};
@@ -899,7 +903,7 @@ static long parse_log(const char *text, struct store_event *events, size_t cap)
     }
 }
 
-int store_load_game(struct store *store, const char *id, store_game_fn on_game,
+static int sqlite_load_game(struct sqlite_store *store, const char *id, store_game_fn on_game,
                     store_event_fn on_event, void *user, char *err, size_t err_len)
 {
     struct store_game g;
@@ -951,7 +955,7 @@ int store_load_game(struct store *store, const char *id, store_game_fn on_game,
     return result;
 }
 
-int store_load_results(struct store *store, store_result_fn on_result, void *user,
+static int sqlite_load_results(struct sqlite_store *store, store_result_fn on_result, void *user,
                        char *err, size_t err_len)
 {
     sqlite3_stmt *st = NULL;
@@ -1005,7 +1009,7 @@ int store_load_results(struct store *store, store_result_fn on_result, void *use
     return result;
 }
 
-void store_stats(struct store *store, struct store_stats *out)
+static void sqlite_stats(struct sqlite_store *store, struct store_stats *out)
 {
     pthread_mutex_lock(&store->lock);
     out->commits = store->commits;
@@ -1015,3 +1019,83 @@ void store_stats(struct store *store, struct store_stats *out)
     snprintf(out->last_error, sizeof out->last_error, "%s", store->last_error);
     pthread_mutex_unlock(&store->lock);
 }
+
+/* The dispatch's entry points: a struct store is the first member of a
+ * struct sqlite_store. */
+#define SQ(s) ((struct sqlite_store *)(s))
+static struct store *op_open(const char *where, int synchronous_full, int salvage, char *err,
+                             size_t err_len)
+{
+    struct sqlite_store *store = sqlite_open(where, synchronous_full, salvage, err, err_len);
+    return store ? &store->base : NULL;
+}
+static void op_close(struct store *s) { sqlite_close(SQ(s)); }
+static int op_add_game(struct store *s, const struct store_game *game)
+{
+    return sqlite_add_game(SQ(s), game);
+}
+static int op_add_event(struct store *s, const char *game_id, const struct store_event *event,
+                        const struct store_finished *finished)
+{
+    return sqlite_add_event(SQ(s), game_id, event, finished);
+}
+static int op_add_finished(struct store *s, const struct store_finished *games, size_t count)
+{
+    return sqlite_add_finished(SQ(s), games, count);
+}
+static int op_load(struct store *s, store_game_fn on_game, store_event_fn on_event, void *user,
+                   long *skipped, char *err, size_t err_len)
+{
+    return sqlite_load(SQ(s), on_game, on_event, user, skipped, err, err_len);
+}
+static int op_load_game(struct store *s, const char *id, store_game_fn on_game,
+                        store_event_fn on_event, void *user, char *err, size_t err_len)
+{
+    return sqlite_load_game(SQ(s), id, on_game, on_event, user, err, err_len);
+}
+/* The SQLite store is its file's only writer, so it never answers
+ * STORE_CONFLICT and this is read by no caller of it; it scans the log
+ * (which has no index on game_id, to keep each move's write one page). */
+static int op_load_log(struct store *s, const char *id, int from, store_event_fn on_event,
+                       void *user, char *err, size_t err_len)
+{
+    struct sqlite_store *store = SQ(s);
+    sqlite3_stmt *st = NULL;
+    int count = 0;
+    pthread_mutex_lock(&store->read_lock);
+    int rc = sqlite3_prepare_v2(store->rdb, "SELECT seq, kind, mark, cell, finish_order FROM moves"
+                                " WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq", -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT) | sqlite3_bind_int(st, 2, from);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_event e;
+        if (read_event(st, 0, &e) >= 0) {
+            snprintf(err, err_len, "%s: game %s: a log entry does not read", store->path, id);
+            count = -1;
+            break;
+        }
+        count++;
+        rc = on_event(user, id, &e) == 0 ? SQLITE_OK : SQLITE_ABORT;
+    }
+    if (count >= 0 && rc != SQLITE_DONE) {
+        if (rc != SQLITE_ABORT)
+            snprintf(err, err_len, "%s: game %s: %s", store->path, id, sqlite3_errmsg(store->rdb));
+        else
+            err[0] = '\0';
+        count = -1;
+    }
+    sqlite3_finalize(st);
+    pthread_mutex_unlock(&store->read_lock);
+    return count;
+}
+static int op_load_results(struct store *s, store_result_fn on_result, void *user, char *err,
+                           size_t err_len)
+{
+    return sqlite_load_results(SQ(s), on_result, user, err, err_len);
+}
+static void op_stats(struct store *s, struct store_stats *out) { sqlite_stats(SQ(s), out); }
+
+const struct store_ops store_sqlite_ops = {
+    op_open,     op_close,       op_add_game,     op_add_event, op_add_finished,
+    op_load,     op_load_game,   op_load_log,     op_load_results, op_stats,
+};

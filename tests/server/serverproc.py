@@ -28,16 +28,17 @@ def free_port():
 class Server:
     """One server process on a database; start() again after stop() or kill()."""
 
-    def __init__(self, db, *extra, port=None, program=None):
+    def __init__(self, db, *extra, port=None, program=None, log=None):
         self.program = program
         self.db = str(db)
+        self.logpath = str(log) if log else self.db + ".log"  # a URL's --db needs one
         self.extra = [str(e) for e in extra]
         self.port = port or free_port()
         self.proc = None
         self.url = f"http://127.0.0.1:{self.port}"
 
     def start(self, timeout=15.0):
-        self.log = open(self.db + ".log", "a")
+        self.log = open(self.logpath, "a")
         self.proc = subprocess.Popen(
             [self.program or server_path(), "--listen", "127.0.0.1", "--port", str(self.port),
              "--db", self.db, *self.extra],
@@ -85,5 +86,5 @@ class Server:
     def output(self):
         """What the server printed, over all its starts (a damaged database's
         bytes that it quotes shown as escapes)."""
-        with open(self.db + ".log", encoding="utf-8", errors="backslashreplace") as f:
+        with open(self.logpath, encoding="utf-8", errors="backslashreplace") as f:
             return f.read()

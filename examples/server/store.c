@@ -1,0 +1,168 @@
+/* store.c - picks the store from --db (a postgresql:// URL or an SQLite path) and dispatches to it. */
+#include "store.h"
+#include "store_impl.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int store_is_url(const char *where)
+{
+    return strncmp(where, "postgresql://", 13) == 0 || strncmp(where, "postgres://", 11) == 0;
+}
+
+/* Copies where into out with the password of a URL (user:PASSWORD@ and any
+ * password=VALUE parameter) replaced by "***". A path is copied as it is. */
+void store_redact(const char *where, char *out, size_t cap)
+{
+    if (cap == 0)
+        return;
+    size_t n = 0;
+    const char *p = where;
+    int url = store_is_url(where);
+    const char *auth_end = NULL, *colon = NULL;
+    if (url) {
+        const char *start = strstr(where, "://") + 3;
+        const char *end = start + strcspn(start, "/?#");
+        for (const char *q = start; q < end; q++)
+            if (*q == '@')
+                auth_end = q; /* the last '@' before the host ends the userinfo */
+        if (auth_end) {
+            colon = memchr(start, ':', (size_t)(auth_end - start));
+        }
+    }
+#define PUT(c) do { if (n + 1 < cap) out[n++] = (c); } while (0)
+    while (*p) {
+        if (colon && p == colon + 1) {
+            for (const char *s = "***"; *s; s++)
+                PUT(*s);
+            p = auth_end;
+            continue;
+        }
+        if (url && (p == where || p[-1] == '?' || p[-1] == '&') &&
+            strncmp(p, "password=", 9) == 0) {
+            for (const char *s = "password=***"; *s; s++)
+                PUT(*s);
+            p += 9 + strcspn(p + 9, "&#");
+            continue;
+        }
+        PUT(*p);
+        p++;
+    }
+#undef PUT
+    out[n] = '\0';
+}
+
+/* Replaces in msg each occurrence of piece (n bytes) by "***". */
+static void scrub_piece(char *msg, size_t cap, const char *piece, size_t n)
+{
+    char *at;
+    if (n < 2)
+        return; /* one character would blank the message's every digit */
+    char key[256];
+    if (n >= sizeof key)
+        n = sizeof key - 1;
+    memcpy(key, piece, n);
+    key[n] = '\0';
+    while ((at = strstr(msg, key)) != NULL) {
+        size_t tail = strlen(at + n);
+        if (n < 3 && (size_t)(at - msg) + 3 + tail >= cap)
+            break;
+        memmove(at + 3, at + n, tail + 1);
+        memcpy(at, "***", 3);
+    }
+}
+
+/* libpq quotes parts of a URL it cannot use (a password with an unescaped
+ * '@' is taken for a host and a port): every piece of the URL's password,
+ * as store_redact sees it, split at '@', ':' and '/', is scrubbed from a
+ * message about it. */
+static void scrub(const char *where, char *msg, size_t cap)
+{
+    char shown[1024];
+    store_redact(where, shown, sizeof shown);
+    /* The bytes store_redact replaced are the password's. */
+    const char *a = where, *b = shown;
+    while (*a && *a == *b)
+        a++, b++;
+    if (!*a)
+        return;
+    const char *end = a + strlen(a) - strlen(b + 3); /* what follows *** in shown */
+    while (a < end) {
+        size_t n = strcspn(a, "@:/&");
+        if (a + n > end)
+            n = (size_t)(end - a);
+        scrub_piece(msg, cap, a, n);
+        a += n + 1;
+    }
+}
+
+struct store *store_open(const char *where, int synchronous_full, int salvage, char *err,
+                         size_t err_len)
+{
+    const struct store_ops *ops = &store_sqlite_ops;
+    if (store_is_url(where)) {
+#ifdef TTT_HAVE_POSTGRESQL
+        ops = &store_pg_ops;
+#else
+        snprintf(err, err_len, "this ttt-server was built without PostgreSQL (libpq)");
+        return NULL;
+#endif
+    }
+    struct store *store = ops->open(where, synchronous_full, salvage, err, err_len);
+    if (store)
+        store->ops = ops;
+    else if (store_is_url(where))
+        scrub(where, err, err_len);
+    return store;
+}
+
+void store_close(struct store *store)
+{
+    if (store)
+        store->ops->close(store);
+}
+
+int store_add_game(struct store *store, const struct store_game *game)
+{
+    return store->ops->add_game(store, game);
+}
+
+int store_add_event(struct store *store, const char *game_id, const struct store_event *event,
+                    const struct store_finished *finished)
+{
+    return store->ops->add_event(store, game_id, event, finished);
+}
+
+int store_add_finished(struct store *store, const struct store_finished *games, size_t count)
+{
+    return store->ops->add_finished(store, games, count);
+}
+
+int store_load(struct store *store, store_game_fn on_game, store_event_fn on_event, void *user,
+               long *skipped, char *err, size_t err_len)
+{
+    return store->ops->load(store, on_game, on_event, user, skipped, err, err_len);
+}
+
+int store_load_game(struct store *store, const char *id, store_game_fn on_game,
+                    store_event_fn on_event, void *user, char *err, size_t err_len)
+{
+    return store->ops->load_game(store, id, on_game, on_event, user, err, err_len);
+}
+
+int store_load_log(struct store *store, const char *id, int from, store_event_fn on_event,
+                   void *user, char *err, size_t err_len)
+{
+    return store->ops->load_log(store, id, from, on_event, user, err, err_len);
+}
+
+int store_load_results(struct store *store, store_result_fn on_result, void *user, char *err,
+                       size_t err_len)
+{
+    return store->ops->load_results(store, on_result, user, err, err_len);
+}
+
+void store_stats(struct store *store, struct store_stats *out)
+{
+    store->ops->stats(store, out);
+}

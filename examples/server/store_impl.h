@@ -1,0 +1,38 @@
+/* store_impl.h - what a store backend provides to store.c's dispatch (not for the store's callers). */
+#ifndef TTT_SERVER_STORE_IMPL_H
+#define TTT_SERVER_STORE_IMPL_H
+
+#include "store.h"
+
+/* One backend's functions, each as store.h describes its namesake. */
+struct store_ops {
+    struct store *(*open)(const char *where, int synchronous_full, int salvage, char *err,
+                          size_t err_len);
+    void (*close)(struct store *store);
+    int (*add_game)(struct store *store, const struct store_game *game);
+    int (*add_event)(struct store *store, const char *game_id, const struct store_event *event,
+                     const struct store_finished *finished);
+    int (*add_finished)(struct store *store, const struct store_finished *games, size_t count);
+    int (*load)(struct store *store, store_game_fn on_game, store_event_fn on_event, void *user,
+                long *skipped, char *err, size_t err_len);
+    int (*load_game)(struct store *store, const char *id, store_game_fn on_game,
+                     store_event_fn on_event, void *user, char *err, size_t err_len);
+    int (*load_log)(struct store *store, const char *id, int from, store_event_fn on_event,
+                    void *user, char *err, size_t err_len);
+    int (*load_results)(struct store *store, store_result_fn on_result, void *user, char *err,
+                        size_t err_len);
+    void (*stats)(struct store *store, struct store_stats *out);
+};
+
+/* The head of every backend's own store struct (its first member), so a
+ * struct store * converts to the backend's type and back. */
+struct store {
+    const struct store_ops *ops;
+};
+
+extern const struct store_ops store_sqlite_ops;
+#ifdef TTT_HAVE_POSTGRESQL
+extern const struct store_ops store_pg_ops;
+#endif
+
+#endif

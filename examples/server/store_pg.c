@@ -1,0 +1,674 @@
+/* store_pg.c - the store on PostgreSQL through libpq: shared by several servers, the database guards ids and move order. */
+#include "store.h"
+#include "store_impl.h"
+
+#include <libpq-fe.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define PG_SCHEMA_VERSION 1
+
+/* Writes go through one connection, reads through another, each behind its
+ * own lock: a libpq connection serves one thread at a time. Each write is
+ * one transaction, committed before the call returns (no group commit yet:
+ * concurrent writes queue on the lock). */
+struct pg_store {
+    struct store base; /* first: what store.c dispatches on */
+    char shown[512];   /* the URL with its password redacted */
+    PGconn *wconn, *rconn;
+    pthread_mutex_t wlock, rlock;
+    uint64_t commits, failed_writes;
+    double total_us, last_us;
+    char last_error[256];
+};
+
+/* Version 1. (game_id, seq) is the log's primary key: of two servers adding
+ * the same ply, exactly one commits. pos orders rows as they were added
+ * (the start's load replays them in it). */
+static const char *const schema_v1[] = {
+    "CREATE TABLE ttt_games ("
+    " id text PRIMARY KEY, pos bigserial NOT NULL,"
+    " width integer NOT NULL, height integer NOT NULL, k integer NOT NULL,"
+    " gravity integer NOT NULL, misere integer NOT NULL, early_draw integer NOT NULL,"
+    " ply_limit integer NOT NULL, rated integer NOT NULL, x_kind text NOT NULL,"
+    " o_kind text NOT NULL, x_budget bigint NOT NULL, o_budget bigint NOT NULL,"
+    " x_name text NOT NULL, o_name text NOT NULL, x_token text NOT NULL,"
+    " o_token text NOT NULL)",
+    "CREATE TABLE ttt_moves ("
+    " game_id text NOT NULL REFERENCES ttt_games (id), seq integer NOT NULL,"
+    " pos bigserial NOT NULL, kind integer NOT NULL, mark integer NOT NULL,"
+    " cell integer NOT NULL, finish_order bigint NOT NULL DEFAULT 0,"
+    " PRIMARY KEY (game_id, seq))",
+    "CREATE TABLE ttt_finished ("
+    " id text PRIMARY KEY REFERENCES ttt_games (id), finish_order bigint NOT NULL,"
+    " state integer NOT NULL, log text NOT NULL)",
+    "CREATE INDEX ttt_finished_order ON ttt_finished (finish_order)",
+};
+
+#define GAME_COLUMNS                                                                           \
+    "id, width, height, k, gravity, misere, early_draw, ply_limit, rated, x_kind, o_kind,"     \
+    " x_budget, o_budget, x_name, o_name, x_token, o_token"
+
+/* The prepared statements, by name. */
+static const char *const statements[][2] = {
+    {"add_game", "INSERT INTO ttt_games (" GAME_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7,"
+                 " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"},
+    {"add_event", "INSERT INTO ttt_moves (game_id, seq, kind, mark, cell, finish_order)"
+                  " VALUES ($1, $2, $3, $4, $5, $6)"},
+    {"add_finished", "INSERT INTO ttt_finished (id, finish_order, state, log)"
+                     " VALUES ($1, $2, $3, $4)"},
+    {"add_finished_old", "INSERT INTO ttt_finished (id, finish_order, state, log)"
+                         " VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING"},
+    {"move_at", "SELECT 1 FROM ttt_moves WHERE game_id = $1 AND seq = $2"},
+    {"begin", "BEGIN"},
+    {"commit", "COMMIT"},
+    {"rollback", "ROLLBACK"},
+};
+static const char *const read_statements[][2] = {
+    {"scan_games", "SELECT " GAME_COLUMNS " FROM ttt_games g"
+                   " WHERE NOT EXISTS (SELECT 1 FROM ttt_finished f WHERE f.id = g.id)"
+                   " ORDER BY pos"},
+    {"scan_moves", "SELECT game_id, seq, kind, mark, cell, finish_order FROM ttt_moves m"
+                   " WHERE NOT EXISTS (SELECT 1 FROM ttt_finished f WHERE f.id = m.game_id)"
+                   " ORDER BY pos"},
+    {"load_finished", "SELECT " GAME_COLUMNS ", f.finish_order, f.state, f.log"
+                      " FROM ttt_finished f JOIN ttt_games g USING (id) WHERE id = $1"},
+    {"load_log", "SELECT seq, kind, mark, cell, finish_order FROM ttt_moves"
+                 " WHERE game_id = $1 AND seq >= $2 ORDER BY seq"},
+    {"load_results", "SELECT id, f.finish_order, g.rated, g.x_name, g.o_name, f.state,"
+                     " g.width, g.height, g.k, g.gravity, g.misere, g.ply_limit"
+                     " FROM ttt_finished f JOIN ttt_games g USING (id) ORDER BY f.finish_order"},
+};
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* libpq's message on one line (its messages end in newlines). */
+static void say_pg(char *out, size_t cap, const char *shown, const char *what, const char *msg)
+{
+    snprintf(out, cap, "%s: %s: %s", shown, what, msg && *msg ? msg : "unknown error");
+    for (char *p = out; *p; p++)
+        if (*p == '\n')
+            *p = (p[1] ? ' ' : '\0');
+}
+
+/* Runs one statement with no parameters through the unnamed prepared
+ * statement (every statement is prepared); its result, or NULL with the
+ * message in err. */
+static PGresult *run(PGconn *conn, const char *sql, ExecStatusType want, const char *shown,
+                     char *err, size_t err_len)
+{
+    PGresult *res = PQprepare(conn, "", sql, 0, NULL);
+    if (PQresultStatus(res) == PGRES_COMMAND_OK) {
+        PQclear(res);
+        res = PQexecPrepared(conn, "", 0, NULL, NULL, NULL, 0);
+    }
+    if (PQresultStatus(res) != want) {
+        say_pg(err, err_len, shown, sql, PQerrorMessage(conn));
+        PQclear(res);
+        return NULL;
+    }
+    return res;
+}
+
+static int run_ok(PGconn *conn, const char *sql, const char *shown, char *err, size_t err_len)
+{
+    PGresult *res = run(conn, sql, PGRES_COMMAND_OK, shown, err, err_len);
+    PQclear(res);
+    return res ? 0 : -1;
+}
+
+static int prepare_all(PGconn *conn, const char *const (*list)[2], size_t n, const char *shown,
+                       char *err, size_t err_len)
+{
+    for (size_t i = 0; i < n; i++) {
+        PGresult *res = PQprepare(conn, list[i][0], list[i][1], 0, NULL);
+        int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
+        PQclear(res);
+        if (!ok) {
+            say_pg(err, err_len, shown, list[i][0], PQerrorMessage(conn));
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PGconn *connect_to(const char *url, const char *shown, char *err, size_t err_len)
+{
+    PGconn *conn = PQconnectdb(url);
+    if (!conn) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    if (PQstatus(conn) != CONNECTION_OK) {
+        say_pg(err, err_len, shown, "cannot connect", PQerrorMessage(conn));
+        PQfinish(conn);
+        return NULL;
+    }
+    return conn;
+}
+
+static void ignore_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message;
+}
+
+/* Creates the schema, or checks its version, under an advisory lock so that
+ * servers starting together create it once. */
+static int migrate(struct pg_store *s, char *err, size_t err_len)
+{
+    PGconn *c = s->wconn;
+    const char *shown = s->shown;
+    if (run_ok(c, "BEGIN", shown, err, err_len) != 0)
+        return -1;
+    PGresult *res = run(c, "SELECT pg_advisory_xact_lock(7437431)", PGRES_TUPLES_OK, shown, err,
+                        err_len);
+    PQclear(res);
+    if (!res ||
+        run_ok(c, "CREATE TABLE IF NOT EXISTS ttt_schema (version integer NOT NULL)", shown, err,
+               err_len) != 0)
+        goto fail;
+    res = run(c, "SELECT version FROM ttt_schema", PGRES_TUPLES_OK, shown, err, err_len);
+    if (!res)
+        goto fail;
+    long version = PQntuples(res) == 1 ? strtol(PQgetvalue(res, 0, 0), NULL, 10) : 0;
+    int rows = PQntuples(res);
+    PQclear(res);
+    if (rows > 1) {
+        snprintf(err, err_len, "%s: ttt_schema holds %d rows, not one", shown, rows);
+        goto fail;
+    }
+    if (version > PG_SCHEMA_VERSION) {
+        snprintf(err, err_len,
+                 "%s: the schema is version %ld, newer than this ttt-server's (%d)", shown,
+                 version, PG_SCHEMA_VERSION);
+        goto fail;
+    }
+    if (version < 1) {
+        for (size_t i = 0; i < sizeof schema_v1 / sizeof *schema_v1; i++)
+            if (run_ok(c, schema_v1[i], shown, err, err_len) != 0)
+                goto fail;
+        if (run_ok(c, "INSERT INTO ttt_schema VALUES (1)", shown, err, err_len) != 0)
+            goto fail;
+    }
+    return run_ok(c, "COMMIT", shown, err, err_len);
+fail:
+    PQclear(PQexec(c, "ROLLBACK"));
+    return -1;
+}
+
+static void pg_close(struct store *base)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    if (!s)
+        return;
+    if (s->wconn)
+        PQfinish(s->wconn);
+    if (s->rconn)
+        PQfinish(s->rconn);
+    pthread_mutex_destroy(&s->wlock);
+    pthread_mutex_destroy(&s->rlock);
+    free(s);
+}
+
+static struct store *pg_open(const char *url, int synchronous_full, int salvage, char *err,
+                             size_t err_len)
+{
+    (void)synchronous_full;
+    (void)salvage;
+    struct pg_store *s = calloc(1, sizeof *s);
+    if (!s) {
+        snprintf(err, err_len, "out of memory");
+        return NULL;
+    }
+    store_redact(url, s->shown, sizeof s->shown);
+    pthread_mutex_init(&s->wlock, NULL);
+    pthread_mutex_init(&s->rlock, NULL);
+    if (!(s->wconn = connect_to(url, s->shown, err, err_len)) ||
+        !(s->rconn = connect_to(url, s->shown, err, err_len)))
+        goto fail;
+    PQsetNoticeProcessor(s->wconn, ignore_notice, NULL);
+    PQsetNoticeProcessor(s->rconn, ignore_notice, NULL);
+    if (migrate(s, err, err_len) != 0 ||
+        prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown, err,
+                    err_len) != 0 ||
+        prepare_all(s->rconn, read_statements, sizeof read_statements / sizeof *read_statements,
+                    s->shown, err, err_len) != 0)
+        goto fail;
+    return &s->base;
+fail:
+    pg_close(&s->base);
+    return NULL;
+}
+
+/* Runs a prepared write; PGRES_COMMAND_OK (or TUPLES_OK for a query), or
+ * the failure: STORE_CONFLICT on a unique key (SQLSTATE 23505),
+ * STORE_FAILED otherwise, with the message in s->last_error. */
+static int exec_write(struct pg_store *s, const char *name, int n, const char *const *values,
+                      PGresult **out)
+{
+    PGresult *res = PQexecPrepared(s->wconn, name, n, values, NULL, NULL, 0);
+    ExecStatusType st = PQresultStatus(res);
+    if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
+        if (out)
+            *out = res;
+        else
+            PQclear(res);
+        return STORE_OK;
+    }
+    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+    int rc = state && strcmp(state, "23505") == 0 ? STORE_CONFLICT : STORE_FAILED;
+    say_pg(s->last_error, sizeof s->last_error, s->shown, name, PQerrorMessage(s->wconn));
+    PQclear(res);
+    return rc;
+}
+
+/* A connection that broke (the database restarted) is reset once before
+ * the write: the caller's write then runs on the new one. */
+static void revive(struct pg_store *s)
+{
+    if (PQstatus(s->wconn) == CONNECTION_OK)
+        return;
+    PQreset(s->wconn);
+    if (PQstatus(s->wconn) != CONNECTION_OK)
+        return; /* the write fails and says why */
+    PQsetNoticeProcessor(s->wconn, ignore_notice, NULL);
+    prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown,
+                s->last_error, sizeof s->last_error);
+}
+
+/* Ends a write: counts it, and rolls the transaction back if it failed. */
+static int finish_write(struct pg_store *s, int rc, int in_tx, double t0)
+{
+    if (rc == STORE_OK && in_tx)
+        rc = exec_write(s, "commit", 0, NULL, NULL);
+    if (rc != STORE_OK) {
+        if (in_tx)
+            PQclear(PQexecPrepared(s->wconn, "rollback", 0, NULL, NULL, NULL, 0));
+        s->failed_writes++;
+        return rc;
+    }
+    double us = now_us() - t0;
+    s->commits++;
+    s->total_us += us;
+    s->last_us = us;
+    s->last_error[0] = '\0';
+    return STORE_OK;
+}
+
+static void game_values(const struct store_game *g, char buf[16][24], const char *v[17])
+{
+    int ints[] = {g->width, g->height, g->k, g->gravity, g->misere, g->early_draw, g->ply_limit,
+                  g->rated};
+    v[0] = g->id;
+    for (int i = 0; i < 8; i++) {
+        snprintf(buf[i], sizeof buf[i], "%d", ints[i]);
+        v[1 + i] = buf[i];
+    }
+    for (int m = 0; m < 2; m++) {
+        snprintf(buf[8 + m], sizeof buf[8 + m], "%lld", g->budget[m]);
+        v[9 + m] = g->kind[m];
+        v[11 + m] = buf[8 + m];
+        v[13 + m] = g->name[m];
+        v[15 + m] = g->token[m];
+    }
+}
+
+static int pg_add_game(struct store *base, const struct store_game *game)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    char buf[16][24];
+    const char *v[17];
+    game_values(game, buf, v);
+    pthread_mutex_lock(&s->wlock);
+    revive(s);
+    double t0 = now_us();
+    int rc = finish_write(s, exec_write(s, "add_game", 17, v, NULL), 0, t0);
+    pthread_mutex_unlock(&s->wlock);
+    return rc;
+}
+
+/* A log as text: "kind mark cell" per entry, joined by ';' (as SQLite's). */
+static char *log_text(const struct store_event *log, size_t count)
+{
+    char *text = malloc(count * 36 + 1);
+    size_t len = 0;
+    if (!text)
+        return NULL;
+    text[0] = '\0';
+    for (size_t i = 0; i < count; i++)
+        len += (size_t)sprintf(text + len, "%s%d %d %d", i ? ";" : "", log[i].kind,
+                               log[i].mark, log[i].cell);
+    return text;
+}
+
+static int add_finished_row(struct pg_store *s, const char *stmt, const struct store_finished *f)
+{
+    char order[24], state[16];
+    char *log = log_text(f->log, f->count);
+    if (!log) {
+        snprintf(s->last_error, sizeof s->last_error, "out of memory");
+        return STORE_FAILED;
+    }
+    snprintf(order, sizeof order, "%lld", f->finish_order);
+    snprintf(state, sizeof state, "%d", f->state);
+    const char *v[] = {f->game->id, order, state, log};
+    int rc = exec_write(s, stmt, 4, v, NULL);
+    free(log);
+    return rc;
+}
+
+static int pg_add_event(struct store *base, const char *game_id, const struct store_event *ev,
+                        const struct store_finished *finished)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    char seq[16], kind[16], mark[16], cell[16], order[24];
+    snprintf(seq, sizeof seq, "%d", ev->seq);
+    snprintf(kind, sizeof kind, "%d", ev->kind);
+    snprintf(mark, sizeof mark, "%d", ev->mark);
+    snprintf(cell, sizeof cell, "%d", ev->cell);
+    snprintf(order, sizeof order, "%lld", ev->finish_order);
+    const char *v[] = {game_id, seq, kind, mark, cell, order};
+    pthread_mutex_lock(&s->wlock);
+    revive(s);
+    double t0 = now_us();
+    int in_tx = finished != NULL;
+    int rc = in_tx ? exec_write(s, "begin", 0, NULL, NULL) : STORE_OK;
+    if (rc == STORE_OK)
+        rc = exec_write(s, "add_event", 6, v, NULL);
+    if (rc == STORE_OK && finished)
+        rc = add_finished_row(s, "add_finished", finished);
+    rc = finish_write(s, rc, in_tx, t0);
+    pthread_mutex_unlock(&s->wlock);
+    return rc;
+}
+
+static int pg_add_finished(struct store *base, const struct store_finished *games, size_t count)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    if (count == 0)
+        return STORE_OK;
+    pthread_mutex_lock(&s->wlock);
+    revive(s);
+    double t0 = now_us();
+    int rc = exec_write(s, "begin", 0, NULL, NULL);
+    for (size_t i = 0; rc == STORE_OK && i < count; i++)
+        rc = add_finished_row(s, "add_finished_old", &games[i]);
+    rc = finish_write(s, rc, 1, t0);
+    pthread_mutex_unlock(&s->wlock);
+    return rc;
+}
+
+/* Reads column i as an integer in [lo, hi]; 0, or -1 if it is not one. */
+static int int_at(const PGresult *res, int row, int i, long long lo, long long hi,
+                  long long *out)
+{
+    if (PQgetisnull(res, row, i))
+        return -1;
+    const char *text = PQgetvalue(res, row, i);
+    char *end;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end || v < lo || v > hi)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int text_at(const PGresult *res, int row, int i, char *dst, size_t cap)
+{
+    if (PQgetisnull(res, row, i) || (size_t)PQgetlength(res, row, i) >= cap)
+        return -1;
+    memcpy(dst, PQgetvalue(res, row, i), (size_t)PQgetlength(res, row, i) + 1);
+    return 0;
+}
+
+static int read_game(const PGresult *res, int row, struct store_game *g)
+{
+    memset(g, 0, sizeof *g);
+    long long v[8], b[2];
+    int bad = text_at(res, row, 0, g->id, sizeof g->id);
+    for (int i = 0; i < 8; i++)
+        bad |= int_at(res, row, 1 + i, INT_MIN, INT_MAX, &v[i]);
+    for (int m = 0; m < 2; m++) {
+        bad |= text_at(res, row, 9 + m, g->kind[m], sizeof g->kind[m]);
+        bad |= int_at(res, row, 11 + m, LLONG_MIN, LLONG_MAX, &b[m]);
+        bad |= text_at(res, row, 13 + m, g->name[m], sizeof g->name[m]);
+        bad |= text_at(res, row, 15 + m, g->token[m], sizeof g->token[m]);
+    }
+    if (bad)
+        return -1;
+    g->width = (int)v[0], g->height = (int)v[1], g->k = (int)v[2], g->gravity = (int)v[3];
+    g->misere = (int)v[4], g->early_draw = (int)v[5], g->ply_limit = (int)v[6];
+    g->rated = (int)v[7];
+    g->budget[0] = b[0], g->budget[1] = b[1];
+    return 0;
+}
+
+/* Runs a prepared read on the read connection (reset once if it broke). */
+static PGresult *read_query(struct pg_store *s, const char *name, int n,
+                            const char *const *values, char *err, size_t err_len)
+{
+    if (PQstatus(s->rconn) != CONNECTION_OK) {
+        PQreset(s->rconn);
+        if (PQstatus(s->rconn) == CONNECTION_OK) {
+            PQsetNoticeProcessor(s->rconn, ignore_notice, NULL);
+            prepare_all(s->rconn, read_statements,
+                        sizeof read_statements / sizeof *read_statements, s->shown, err,
+                        err_len);
+        }
+    }
+    PGresult *res = PQexecPrepared(s->rconn, name, n, values, NULL, NULL, 0);
+    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        say_pg(err, err_len, s->shown, name, PQerrorMessage(s->rconn));
+        PQclear(res);
+        return NULL;
+    }
+    return res;
+}
+
+static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_event,
+                   void *user, long *skipped, char *err, size_t err_len)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    if (skipped)
+        *skipped = 0;
+    int rc = 0;
+    pthread_mutex_lock(&s->rlock);
+    PGresult *res = read_query(s, "scan_games", 0, NULL, err, err_len);
+    if (!res)
+        rc = -1;
+    for (int r = 0; res && rc == 0 && r < PQntuples(res); r++) {
+        struct store_game g;
+        if (read_game(res, r, &g) != 0) {
+            snprintf(err, err_len, "%s: ttt_games row %d (id %.40s) holds a bad value",
+                     s->shown, r + 1, PQgetvalue(res, r, 0));
+            rc = -1;
+        } else if (on_game(user, &g) != 0) {
+            rc = -1;
+            err[0] = '\0';
+        }
+    }
+    PQclear(res);
+    res = rc == 0 ? read_query(s, "scan_moves", 0, NULL, err, err_len) : NULL;
+    if (rc == 0 && !res)
+        rc = -1;
+    for (int r = 0; res && rc == 0 && r < PQntuples(res); r++) {
+        char id[24];
+        long long v[5];
+        int bad = text_at(res, r, 0, id, sizeof id);
+        bad |= int_at(res, r, 1, 0, INT_MAX, &v[0]) | int_at(res, r, 2, 0, 2, &v[1]);
+        bad |= int_at(res, r, 3, -1, 1, &v[2]) | int_at(res, r, 4, -1, INT_MAX, &v[3]);
+        bad |= int_at(res, r, 5, 0, LLONG_MAX, &v[4]);
+        if (bad) {
+            snprintf(err, err_len, "%s: ttt_moves row %d (game %.40s) holds a bad value",
+                     s->shown, r + 1, PQgetvalue(res, r, 0));
+            rc = -1;
+            break;
+        }
+        struct store_event e = {(int)v[0], (int)v[1], (int)v[2], (int)v[3], v[4]};
+        if (on_event(user, id, &e) != 0) {
+            rc = -1;
+            err[0] = '\0';
+        }
+    }
+    PQclear(res);
+    pthread_mutex_unlock(&s->rlock);
+    return rc;
+}
+
+/* Parses a log written by log_text into events; their count, or -1. */
+static long parse_log(const char *text, struct store_event *events, size_t cap)
+{
+    size_t n = 0;
+    const char *p = text;
+    while (*p) {
+        int kind, mark, cell, used;
+        if (n == cap || sscanf(p, "%d %d %d%n", &kind, &mark, &cell, &used) != 3 || kind < 0 ||
+            kind > 2 || mark < -1 || mark > 1 || cell < -1)
+            return -1;
+        events[n] = (struct store_event){(int)n, kind, mark, cell, 0};
+        n++;
+        p += used;
+        if (*p == ';')
+            p++;
+        else if (*p)
+            return -1;
+    }
+    return (long)n;
+}
+
+static int pg_load_game(struct store *base, const char *id, store_game_fn on_game,
+                        store_event_fn on_event, void *user, char *err, size_t err_len)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    const char *v[] = {id};
+    pthread_mutex_lock(&s->rlock);
+    PGresult *res = read_query(s, "load_finished", 1, v, err, err_len);
+    pthread_mutex_unlock(&s->rlock);
+    if (!res)
+        return -1;
+    if (PQntuples(res) == 0) {
+        PQclear(res);
+        return 0;
+    }
+    struct store_game g;
+    long long order;
+    const char *log = PQgetvalue(res, 0, 19);
+    size_t cap = strlen(log) / 6 + 1;
+    struct store_event *events = calloc(cap, sizeof *events);
+    long n = events ? parse_log(log, events, cap) : -1;
+    int rc = 1;
+    if (read_game(res, 0, &g) != 0 || int_at(res, 0, 17, 1, LLONG_MAX, &order) != 0 || n < 1) {
+        snprintf(err, err_len, "%s: the finished game %.24s holds a bad value", s->shown, id);
+        rc = -1;
+    } else {
+        events[n - 1].finish_order = order;
+        if (on_game(user, &g) != 0)
+            rc = -1;
+        for (long i = 0; rc == 1 && i < n; i++)
+            if (on_event(user, g.id, &events[i]) != 0)
+                rc = -1;
+        if (rc < 0)
+            err[0] = '\0';
+    }
+    free(events);
+    PQclear(res);
+    return rc;
+}
+
+static int pg_load_log(struct store *base, const char *id, int from, store_event_fn on_event,
+                       void *user, char *err, size_t err_len)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    char from_text[16];
+    snprintf(from_text, sizeof from_text, "%d", from);
+    const char *v[] = {id, from_text};
+    pthread_mutex_lock(&s->rlock);
+    PGresult *res = read_query(s, "load_log", 2, v, err, err_len);
+    pthread_mutex_unlock(&s->rlock);
+    if (!res)
+        return -1;
+    int n = PQntuples(res);
+    for (int r = 0; r < n; r++) {
+        long long e[5];
+        if (int_at(res, r, 0, 0, INT_MAX, &e[0]) || int_at(res, r, 1, 0, 2, &e[1]) ||
+            int_at(res, r, 2, -1, 1, &e[2]) || int_at(res, r, 3, -1, INT_MAX, &e[3]) ||
+            int_at(res, r, 4, 0, LLONG_MAX, &e[4])) {
+            snprintf(err, err_len, "%s: game %.24s: log entry %d holds a bad value", s->shown,
+                     id, r);
+            n = -1;
+            break;
+        }
+        struct store_event ev = {(int)e[0], (int)e[1], (int)e[2], (int)e[3], e[4]};
+        if (on_event(user, id, &ev) != 0) {
+            err[0] = '\0';
+            n = -1;
+            break;
+        }
+    }
+    PQclear(res);
+    return n;
+}
+
+static int pg_load_results(struct store *base, store_result_fn on_result, void *user, char *err,
+                           size_t err_len)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    pthread_mutex_lock(&s->rlock);
+    PGresult *res = read_query(s, "load_results", 0, NULL, err, err_len);
+    pthread_mutex_unlock(&s->rlock);
+    if (!res)
+        return -1;
+    int rc = 0;
+    for (int r = 0; rc == 0 && r < PQntuples(res); r++) {
+        long long order, rated, state, shape[6];
+        char id[24], names[2][72];
+        int bad = text_at(res, r, 0, id, sizeof id) || int_at(res, r, 1, 1, LLONG_MAX, &order) ||
+                  int_at(res, r, 2, 0, 1, &rated) ||
+                  text_at(res, r, 3, names[0], sizeof names[0]) ||
+                  text_at(res, r, 4, names[1], sizeof names[1]) ||
+                  int_at(res, r, 5, 1, 3, &state);
+        for (int c = 0; c < 6 && !bad; c++)
+            bad = int_at(res, r, 6 + c, 0, INT_MAX, &shape[c]);
+        if (bad) {
+            snprintf(err, err_len, "%s: ttt_finished row %d holds a bad value", s->shown, r + 1);
+            rc = -1;
+            break;
+        }
+        struct store_result one = {id, order, (int)rated, (int)state, {names[0], names[1]},
+                                   (int)shape[0], (int)shape[1], (int)shape[2], (int)shape[3],
+                                   (int)shape[4], (int)shape[5]};
+        if (on_result(user, &one) != 0) {
+            err[0] = '\0';
+            rc = -1;
+        }
+    }
+    PQclear(res);
+    return rc;
+}
+
+static void pg_stats(struct store *base, struct store_stats *out)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    pthread_mutex_lock(&s->wlock);
+    out->commits = s->commits;
+    out->failed_writes = s->failed_writes;
+    out->mean_us = s->commits ? s->total_us / (double)s->commits : 0;
+    out->last_us = s->last_us;
+    snprintf(out->last_error, sizeof out->last_error, "%s", s->last_error);
+    pthread_mutex_unlock(&s->wlock);
+}
+
+const struct store_ops store_pg_ops = {
+    pg_open, pg_close,     pg_add_game,     pg_add_event, pg_add_finished,
+    pg_load, pg_load_game, pg_load_log,     pg_load_results, pg_stats,
+};

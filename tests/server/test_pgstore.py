@@ -1,0 +1,157 @@
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, the password is never shown."""
+import concurrent.futures
+import itertools
+
+import httpx
+import pytest
+
+from conftest import auth
+from pgcluster import PASSWORD, Cluster, missing
+from serverproc import Server
+
+_names = itertools.count()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    why = missing()
+    if why:
+        pytest.skip(why)
+    c = Cluster()
+    try:
+        c.start()
+        yield c
+    finally:
+        c.stop()
+
+
+@pytest.fixture
+def db(cluster):
+    """A fresh database of the cluster, as a URL with the password in it."""
+    return cluster.create_db("ttt_test_%d" % next(_names))
+
+
+def node(tmp_path, url, name):
+    return Server(url, "--accounts-db", tmp_path / (name + "-accounts.db"),
+                  log=tmp_path / (name + ".log"))
+
+
+def new_game(c):
+    r = c.post("/api/games", json={"x": {"name": "Ana", "kind": "human"},
+                                   "o": {"name": "Bo", "kind": "human"}})
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def move(c, g, seat, ply, cell):
+    return c.post(f"/api/games/{g['id']}/moves", headers=auth(g["tokens"][seat]),
+                  json={"ply": ply, "cell": cell})
+
+
+def test_games_survive_restarts_and_kill_9(tmp_path, db):
+    srv = node(tmp_path, db, "a").start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=10) as c:
+            live, done = new_game(c), new_game(c)
+            assert move(c, live, "x", 0, "b2").status_code == 200
+            assert move(c, live, "o", 1, "a1").status_code == 200
+            for ply, (seat, cell) in enumerate([("x", "b2"), ("o", "a1"), ("x", "a3"),
+                                                ("o", "b1"), ("x", "c1")]):
+                assert move(c, done, seat, ply, cell).status_code == 200
+            assert c.get(f"/api/games/{done['id']}").json()["state"] == "x_won"
+        srv.kill()  # SIGKILL: every answered move must be in the database
+        srv.start()
+        with httpx.Client(base_url=srv.url, timeout=10) as c:
+            assert c.get(f"/api/games/{live['id']}").json()["moves"] == ["b2", "a1"]
+            back = c.get(f"/api/games/{done['id']}").json()  # finished: loaded on demand
+            assert back["state"] == "x_won" and back["moves"] == ["b2", "a1", "a3", "b1", "c1"]
+            assert move(c, live, "x", 2, "c3").status_code == 200
+        assert srv.stop() == 0
+        srv.start()
+        with httpx.Client(base_url=srv.url, timeout=10) as c:
+            assert c.get(f"/api/games/{live['id']}").json()["moves"] == ["b2", "a1", "c3"]
+            assert c.get("/api/players").status_code == 200
+    finally:
+        srv.kill()
+    assert PASSWORD not in srv.output()
+
+
+def test_two_servers_store_each_ply_once(tmp_path, db, cluster):
+    a = node(tmp_path, db, "a").start()
+    b = None
+    try:
+        with httpx.Client(base_url=a.url, timeout=10) as ca:
+            games = [new_game(ca) for _ in range(6)]
+            # B starts after the games exist: it loads them in progress.
+            b = node(tmp_path, db, "b").start()
+            with httpx.Client(base_url=b.url, timeout=10) as cb:
+                g = games[0]
+                first = move(ca, g, "x", 0, "b2")
+                assert first.status_code == 200
+                lost = move(cb, g, "x", 0, "c3")  # B's copy is behind: the store refuses
+                assert lost.status_code == 409, lost.text
+                assert lost.json()["status"] == "TTT_E_STALE"
+                assert lost.json()["move"] == {"ply": 0, "cell": "b2", "mark": "x"}
+                again = move(cb, g, "x", 0, "b2")  # the same move through B: the same 200
+                assert again.status_code == 200 and again.json() == first.json()
+                assert move(cb, g, "o", 1, "a1").status_code == 200  # B is caught up
+                behind = move(ca, g, "o", 1, "c1")
+                assert behind.status_code == 409
+                assert behind.json()["move"] == {"ply": 1, "cell": "a1", "mark": "o"}
+
+                # The same ply sent to both at once, for each other game.
+                def send(args):
+                    client, game, cell = args
+                    return cell, move(client, game, "x", 0, cell)
+
+                with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+                    for game in games[1:]:
+                        answers = list(pool.map(send, [(ca, game, "a1"), (cb, game, "c3")]))
+                        codes = sorted(r.status_code for _, r in answers)
+                        assert codes == [200, 409], [r.text for _, r in answers]
+                        won = next(cell for cell, r in answers if r.status_code == 200)
+                        loser = next(r for _, r in answers if r.status_code == 409)
+                        assert loser.json()["move"] == {"ply": 0, "cell": won, "mark": "x"}
+                        stored = cluster.psql(db.rsplit("/", 1)[1],
+                                              "SELECT count(*) FROM ttt_moves WHERE game_id = '%s'"
+                                              % game["id"])
+                        assert stored.strip() == "1"
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        a.kill()
+        if b:
+            b.kill()
+    assert PASSWORD not in a.output() and PASSWORD not in b.output()
+
+
+def test_the_password_is_never_shown(tmp_path, cluster, db):
+    name = db.rsplit("/", 1)[1]
+    schema = cluster.psql(name, "SELECT 1")  # the database exists
+    assert schema.strip() == "1"
+    wrong = cluster.url(name, password="not-" + PASSWORD)
+    srv = node(tmp_path, wrong, "wrong")
+    with pytest.raises(RuntimeError) as failed:
+        srv.start()
+    out = srv.output()
+    assert "password authentication failed" in out and "***" in out
+    assert "not-" + PASSWORD not in out and PASSWORD not in str(failed.value)
+    # A password with an unescaped '@', which libpq reads as a host and a
+    # port and quotes back: no piece of it is shown either.
+    odd = node(tmp_path, "postgresql://ttt:pw@x:Piece0fSecret@127.0.0.1:%d/%s"
+               % (cluster.port, name), "odd")
+    with pytest.raises(RuntimeError):
+        odd.start()
+    assert "Piece0fSecret" not in odd.output() and "***" in odd.output()
+    # A database that is not there: its name is said, the password is not.
+    gone = node(tmp_path, cluster.url("no_such_db"), "gone")
+    with pytest.raises(RuntimeError):
+        gone.start()
+    assert "no_such_db" in gone.output() and PASSWORD not in gone.output()
+    # The schema carries its version and (game_id, seq) is the log's key.
+    ok = node(tmp_path, db, "ok").start()
+    assert ok.stop() == 0
+    assert cluster.psql(name, "SELECT version FROM ttt_schema").strip() == "1"
+    key = cluster.psql(name, "SELECT pg_get_constraintdef(oid) FROM pg_constraint"
+                             " WHERE conrelid = 'ttt_moves'::regclass AND contype = 'p'")
+    assert key.strip() == "PRIMARY KEY (game_id, seq)"
+    assert PASSWORD not in ok.output()
