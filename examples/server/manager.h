@@ -113,8 +113,10 @@ char *record_of(const ttt_game *game);
 int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark,
                 int row, int col);
 
-/* manager.c: queues a game whose side to move is a bot (no-op otherwise). */
+/* bots.c: queues a game whose side to move is a bot (no-op otherwise). */
 void bot_enqueue(struct manager *mgr, struct game_entry *entry);
+/* bots.c: stops the bot threads and waits for them (manager_free). */
+void bots_stop(struct manager *mgr);
 /* manager.c: stores an event of entry's game (entry->lock held). When it
  * ends the game, the game goes to the store whole and, once committed, is
  * counted out of the games in progress, rated, and leaves memory when the
