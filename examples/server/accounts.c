@@ -251,6 +251,22 @@ static long limit_fail(struct accounts *acc, const char *key, long long now)
     return delay;
 }
 
+/* step (limit_wait or limit_fail) on the address's limit and, when the
+ * name is shaped as one, the account's, under the lock: the larger delay. */
+static long limit_both(struct accounts *acc,
+                       long (*step)(struct accounts *, const char *, long long),
+                       const char *addr_limit, const char *name_limit, long long now)
+{
+    pthread_mutex_lock(&acc->limit_lock);
+    long delay = step(acc, addr_limit, now);
+    if (name_limit) {
+        long d = step(acc, name_limit, now);
+        delay = d > delay ? d : delay;
+    }
+    pthread_mutex_unlock(&acc->limit_lock);
+    return delay;
+}
+
 static void limit_clear(struct accounts *acc, const char *key, long long now)
 {
     struct limit *l = limit_find(acc, key, 0, now);
@@ -578,13 +594,7 @@ struct account_reply accounts_login(struct accounts *acc, json_t *body, const ch
     snprintf(addr_limit, sizeof addr_limit, "a:%s", address);
 
     long long now = mono_seconds();
-    pthread_mutex_lock(&acc->limit_lock);
-    long wait = limit_wait(acc, addr_limit, now);
-    if (shaped) {
-        long w = limit_wait(acc, name_limit, now);
-        wait = w > wait ? w : wait;
-    }
-    pthread_mutex_unlock(&acc->limit_lock);
+    long wait = limit_both(acc, limit_wait, addr_limit, shaped ? name_limit : NULL, now);
     if (wait > 0) {
         out.retry_after = wait;
         out.reply = error_reply(429, "too_many_failures", 429,
@@ -606,14 +616,8 @@ struct account_reply accounts_login(struct accounts *acc, json_t *body, const ch
         return busy();
     now = mono_seconds();
     if (!found || !job.ok) {
-        pthread_mutex_lock(&acc->limit_lock);
-        long delay = limit_fail(acc, addr_limit, now);
-        if (shaped) {
-            long d = limit_fail(acc, name_limit, now);
-            delay = d > delay ? d : delay;
-        }
-        pthread_mutex_unlock(&acc->limit_lock);
-        return wrong_login(delay);
+        return wrong_login(
+            limit_both(acc, limit_fail, addr_limit, shaped ? name_limit : NULL, now));
     }
     pthread_mutex_lock(&acc->limit_lock);
     limit_clear(acc, name_limit, now);
@@ -712,21 +716,12 @@ const char *accounts_request_token(struct MHD_Connection *conn, size_t *len)
 /* Sends a reply with the headers the account routes add. */
 static enum MHD_Result send_account_reply(struct MHD_Connection *conn, struct account_reply r)
 {
-    char *text = r.reply.text ? r.reply.text
-                 : r.reply.body ? json_dumps(r.reply.body, JSON_COMPACT) : NULL;
-    json_decref(r.reply.body);
-    if (!text)
+    size_t len;
+    char *line = reply_line(r.reply, &len);
+    if (!line)
         return MHD_NO;
-    size_t len = strlen(text);
-    char *line = realloc(text, len + 2);
-    if (!line) {
-        free(text);
-        return MHD_NO;
-    }
-    line[len] = '\n';
-    line[len + 1] = '\0';
     struct MHD_Response *resp =
-        MHD_create_response_from_buffer(len + 1, line, MHD_RESPMEM_MUST_FREE);
+        MHD_create_response_from_buffer(len, line, MHD_RESPMEM_MUST_FREE);
     if (!resp) {
         free(line);
         return MHD_NO;

@@ -37,22 +37,30 @@ static enum MHD_Result send_text(struct MHD_Connection *conn, int http, char *te
     return rc;
 }
 
-static enum MHD_Result send_reply(struct MHD_Connection *conn, struct reply r)
+char *reply_line(struct reply r, size_t *len)
 {
     char *text = r.text ? r.text : r.body ? json_dumps(r.body, JSON_COMPACT) : NULL;
     json_decref(r.body);
     if (!text)
-        return MHD_NO;
-    size_t len = strlen(text);
+        return NULL;
+    size_t n = strlen(text);
     /* One more byte for a newline, so a reply reads well in a terminal. */
-    char *line = realloc(text, len + 2);
+    char *line = realloc(text, n + 2);
     if (!line) {
         free(text);
-        return MHD_NO;
+        return NULL;
     }
-    line[len] = '\n';
-    line[len + 1] = '\0';
-    return send_text(conn, r.http, line, len + 1, "application/json");
+    line[n] = '\n';
+    line[n + 1] = '\0';
+    *len = n + 1;
+    return line;
+}
+
+enum MHD_Result send_reply(struct MHD_Connection *conn, struct reply r)
+{
+    size_t len;
+    char *line = reply_line(r, &len);
+    return line ? send_text(conn, r.http, line, len, "application/json") : MHD_NO;
 }
 
 static const struct static_file *find_static(const struct server *srv, const char *url)

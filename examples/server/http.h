@@ -69,6 +69,12 @@ void http_notify_connection(void *cls, struct MHD_Connection *conn, void **socke
  * request's line and headers; called about once a second. */
 void http_sweep(struct server *srv);
 
+/* A reply's JSON text and a newline, malloc'ed (its body is consumed),
+ * with its length in *len; NULL when out of memory. */
+char *reply_line(struct reply r, size_t *len);
+/* Queues r (consumed) as the answer to conn. */
+enum MHD_Result send_reply(struct MHD_Connection *conn, struct reply r);
+
 /* The client's address; whether a request's body is application/json:
  * 1, or 0 with the 415 reply in *err. */
 void address_of(struct MHD_Connection *conn, struct addr_key *key);
