@@ -2,7 +2,10 @@
 #include "store.h"
 #include "store_impl.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int store_is_url(const char *where)
@@ -93,6 +96,46 @@ static void scrub(const char *where, char *msg, size_t cap)
             n = (size_t)(end - a);
         scrub_piece(msg, cap, a, n);
         a += n + 1;
+    }
+}
+
+char *store_log_text(const struct store_event *log, size_t count)
+{
+    char *text = malloc(count * 36 + 1);
+    size_t len = 0;
+    if (!text)
+        return NULL;
+    text[0] = '\0';
+    for (size_t i = 0; i < count; i++)
+        len += (size_t)sprintf(text + len, "%s%d %d %d", i ? ";" : "", log[i].kind,
+                               log[i].mark, log[i].cell);
+    return text;
+}
+
+long store_parse_log(const char *text, struct store_event *events, size_t cap)
+{
+    size_t n = 0;
+    if (*text == '\0')
+        return 0;
+    for (;;) {
+        long v[3];
+        for (int i = 0; i < 3; i++) {
+            char *end;
+            errno = 0;
+            v[i] = strtol(text, &end, 10);
+            if (end == text || errno || v[i] < INT_MIN || v[i] > INT_MAX ||
+                (i < 2 && *end != ' '))
+                return -1;
+            text = i < 2 ? end + 1 : end;
+        }
+        if (n == cap || v[0] < 0 || v[0] > 2 || v[1] < -1 || v[1] > 1)
+            return -1;
+        events[n] = (struct store_event){(int)n, (int)v[0], (int)v[1], (int)v[2], 0};
+        n++;
+        if (*text == '\0')
+            return (long)n;
+        if (*text++ != ';')
+            return -1;
     }
 }
 

@@ -24,6 +24,14 @@ struct store_ops {
     void (*stats)(struct store *store, struct store_stats *out);
 };
 
+/* A finished game's log as both stores keep it in one text column: "kind
+ * mark cell" per entry, entries joined by ';' (the seq is the position, the
+ * finish order is the row's). malloc'ed, or NULL. */
+char *store_log_text(const struct store_event *log, size_t count);
+/* Parses such a text into events (cap of them, seq from 0, finish order 0);
+ * their count, or -1 if the text is not one. */
+long store_parse_log(const char *text, struct store_event *events, size_t cap);
+
 /* The head of every backend's own store struct (its first member), so a
  * struct store * converts to the backend's type and back. */
 struct store {

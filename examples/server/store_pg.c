@@ -337,24 +337,10 @@ static int pg_add_game(struct store *base, const struct store_game *game)
     return rc;
 }
 
-/* A log as text: "kind mark cell" per entry, joined by ';' (as SQLite's). */
-static char *log_text(const struct store_event *log, size_t count)
-{
-    char *text = malloc(count * 36 + 1);
-    size_t len = 0;
-    if (!text)
-        return NULL;
-    text[0] = '\0';
-    for (size_t i = 0; i < count; i++)
-        len += (size_t)sprintf(text + len, "%s%d %d %d", i ? ";" : "", log[i].kind,
-                               log[i].mark, log[i].cell);
-    return text;
-}
-
 static int add_finished_row(struct pg_store *s, const char *stmt, const struct store_finished *f)
 {
     char order[24], state[16];
-    char *log = log_text(f->log, f->count);
+    char *log = store_log_text(f->log, f->count);
     if (!log) {
         snprintf(s->last_error, sizeof s->last_error, "out of memory");
         return STORE_FAILED;
@@ -525,27 +511,6 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
     return rc;
 }
 
-/* Parses a log written by log_text into events; their count, or -1. */
-static long parse_log(const char *text, struct store_event *events, size_t cap)
-{
-    size_t n = 0;
-    const char *p = text;
-    while (*p) {
-        int kind, mark, cell, used;
-        if (n == cap || sscanf(p, "%d %d %d%n", &kind, &mark, &cell, &used) != 3 || kind < 0 ||
-            kind > 2 || mark < -1 || mark > 1 || cell < -1)
-            return -1;
-        events[n] = (struct store_event){(int)n, kind, mark, cell, 0};
-        n++;
-        p += used;
-        if (*p == ';')
-            p++;
-        else if (*p)
-            return -1;
-    }
-    return (long)n;
-}
-
 static int pg_load_game(struct store *base, const char *id, store_game_fn on_game,
                         store_event_fn on_event, void *user, char *err, size_t err_len)
 {
@@ -565,7 +530,7 @@ static int pg_load_game(struct store *base, const char *id, store_game_fn on_gam
     const char *log = PQgetvalue(res, 0, 19);
     size_t cap = strlen(log) / 6 + 1;
     struct store_event *events = calloc(cap, sizeof *events);
-    long n = events ? parse_log(log, events, cap) : -1;
+    long n = events ? store_parse_log(log, events, cap) : -1;
     int rc = 1;
     if (read_game(res, 0, &g) != 0 || int_at(res, 0, 17, 1, LLONG_MAX, &order) != 0 || n < 1) {
         snprintf(err, err_len, "%s: the finished game %.24s holds a bad value", s->shown, id);
