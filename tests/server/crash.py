@@ -189,6 +189,25 @@ class Stopped(Exception):
     """SIGTERM or SIGINT reached the test."""
 
 
+class StopSignal:
+    """The signal handler: it only records the signal, since an exception
+    raised from it inside an asyncio callback would be swallowed there.
+    Every loop of the run calls check(), so the stop comes within a poll."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.name = None
+
+    def __call__(self, signum, frame):
+        signal.signal(signum, signal.SIG_IGN)
+        self.name = signal.Signals(signum).name
+        self.event.set()
+
+    def check(self):
+        if self.event.is_set():
+            raise Stopped(self.name)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=os.environ.get("TTT_SERVER"))
@@ -218,12 +237,9 @@ def main():
         os.environ["TTT_SERVER"] = args.server
     owned = None
 
-    def on_signal(signum, frame):
-        signal.signal(signum, signal.SIG_IGN)
-        raise Stopped(signal.Signals(signum).name)
-
-    signal.signal(signal.SIGTERM, on_signal)
-    signal.signal(signal.SIGINT, on_signal)
+    stop = StopSignal()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
 
     def past_deadline():
         # The last resort if a wait was not bounded after all: every
@@ -245,7 +261,8 @@ def main():
         try:
             owned = Owned(Server(db, "--sync", args.sync))
             owned.start(timeout=min(30.0, left()))
-            problems = run(args, owned, db, kill_deadline, deadline, left)
+            problems = run(args, owned, db, kill_deadline, left, stop)
+            stop.check()
         except Stopped as e:
             problems = [f"stopped by {e}"]
         except Exception as e:  # noqa: BLE001 - reported, then the server goes
@@ -260,7 +277,7 @@ def main():
         sys.exit("crash: FAILED")
 
 
-def run(args, owned, db, kill_deadline, deadline, left):
+def run(args, owned, db, kill_deadline, left, stop):
     srv = owned.srv
     acks, problems = {}, []
     kills = 0
@@ -270,7 +287,8 @@ def run(args, owned, db, kill_deadline, deadline, left):
         nonlocal kills
         rng = random.Random()
         try:
-            while kills < args.kills and time.monotonic() < kill_deadline:
+            while kills < args.kills and time.monotonic() < kill_deadline \
+                    and not stop.event.is_set():
                 time.sleep(rng.uniform(0.1, 1.0))
                 if not owned.restart(timeout=max(1.0, min(30.0, kill_deadline - time.monotonic()))):
                     return
@@ -289,7 +307,8 @@ def run(args, owned, db, kill_deadline, deadline, left):
         # deadline whatever happens.
         loop_task = asyncio.ensure_future(load(srv.port, args.clients, args.games,
                                                kill_deadline, done, acks, problems))
-        while not done.is_set() and time.monotonic() < kill_deadline:
+        while not done.is_set() and time.monotonic() < kill_deadline \
+                and not stop.event.is_set():
             await asyncio.sleep(0.1)
         done.set()
         try:
@@ -299,6 +318,7 @@ def run(args, owned, db, kill_deadline, deadline, left):
 
     asyncio.run(until_killed())
     t.join(max(0.0, left()))
+    stop.check()
     if t.is_alive():
         problems.append("the killer thread did not stop by the deadline")
         return problems
@@ -308,10 +328,12 @@ def run(args, owned, db, kill_deadline, deadline, left):
         problems.append(f"the server stopped with status {status} after the kills")
     found, stored = check_store(db, acks)
     problems += found
+    stop.check()
     owned.start(timeout=max(1.0, min(30.0, left())))
     import httpx
     with httpx.Client(base_url=srv.url, timeout=max(1.0, min(10.0, left()))) as c:
         for gid, log in stored.items():
+            stop.check()
             if left() <= 0:
                 problems.append("the deadline came while the restarted server was checked")
                 break
