@@ -1,4 +1,4 @@
-"""conftest.py - pytest fixtures: a real ttt-server on a temporary database and a client for it; under CI=true a skipped test fails."""
+"""conftest.py - pytest fixtures: a real ttt-server on a temporary database (or one with cheap password hashes) and a client for it; under CI=true a skipped test fails."""
 import os
 
 import httpx
@@ -22,6 +22,20 @@ def pytest_runtest_makereport(item, call):
 def server(tmp_path):
     srv = Server(tmp_path / "games.db", "--max-size", "19", "--max-games", "1000")
     srv.start()
+    yield srv
+    if srv.proc:
+        assert srv.stop() == 0, "the server did not stop cleanly"
+
+
+# Argon2 at its cheapest keeps the tests that make accounts quick;
+# test_accounts.py checks the defaults.
+FAST_ARGON2 = ("--argon2-memory", "1024", "--argon2-time", "1")
+
+
+@pytest.fixture
+def account_server(tmp_path):
+    """A server whose password hashes are cheap, for tests that make accounts."""
+    srv = Server(tmp_path / "games.db", *FAST_ARGON2).start()
     yield srv
     if srv.proc:
         assert srv.stop() == 0, "the server did not stop cleanly"

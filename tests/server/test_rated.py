@@ -3,22 +3,11 @@ import httpx
 import pytest
 
 import glicko2ref
-from serverproc import Server
-
-FAST = ("--argon2-memory", "1024", "--argon2-time", "1")
 
 
 @pytest.fixture
-def srv(tmp_path):
-    s = Server(tmp_path / "games.db", *FAST).start()
-    yield s
-    if s.proc:
-        assert s.stop() == 0
-
-
-@pytest.fixture
-def c(srv):
-    with httpx.Client(base_url=srv.url, timeout=30) as client:
+def c(account_server):
+    with httpx.Client(base_url=account_server.url, timeout=30) as client:
         yield client
 
 
@@ -116,12 +105,12 @@ def test_guest_and_unrated_games_keep_seat_tokens(c):
     assert move(c, g["id"], session(c, "Dee"), 1, "a1").status_code == 403
 
 
-def test_the_cookie_plays_a_rated_game_too(srv, c):
+def test_the_cookie_plays_a_rated_game_too(account_server, c):
     ana = session(c, "Ana")
     gid = rated(c, ana).json()["id"]
     assert c.post("/api/accounts", json={"name": "Bob", "password": "pass words"}).status_code \
         == 201
-    with httpx.Client(base_url=srv.url, timeout=30) as page:
+    with httpx.Client(base_url=account_server.url, timeout=30) as page:
         assert page.post("/api/sessions", json={"name": "bob", "password": "pass words"}) \
             .status_code == 201  # the answer's cookie is kept by the client
         assert page.post(f"/api/games/{gid}/join").status_code == 200
@@ -133,16 +122,16 @@ def test_the_cookie_plays_a_rated_game_too(srv, c):
         assert r.status_code == 403
 
 
-def test_seats_and_names_survive_a_restart(srv, c):
+def test_seats_and_names_survive_a_restart(account_server, c):
     ana, bo = session(c, "Ana"), session(c, "Bob")
     gid = rated(c, ana).json()["id"]
     waiting = rated(c, ana).json()["id"]
     assert c.post(f"/api/games/{gid}/join", headers=bo).status_code == 200
     assert move(c, gid, ana, 0, "a1").status_code == 200
     before = c.get(f"/api/games/{gid}").json()
-    assert srv.stop() == 0
-    srv.start()
-    with httpx.Client(base_url=srv.url, timeout=30) as c2:
+    assert account_server.stop() == 0
+    account_server.start()
+    with httpx.Client(base_url=account_server.url, timeout=30) as c2:
         assert c2.get(f"/api/games/{gid}").json() == before
         assert move(c2, gid, ana, 1, "b2").status_code == 409
         assert move(c2, gid, bo, 1, "b2").status_code == 200

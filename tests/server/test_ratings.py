@@ -2,9 +2,9 @@
 import sqlite3
 
 import httpx
-import pytest
 
 import glicko2ref
+from conftest import FAST_ARGON2
 from serverproc import Server
 
 # The board of each kind as POST /api/games takes it, and boards rated as "other".
@@ -16,16 +16,7 @@ KINDS = {
 }
 
 
-FAST = ("--argon2-memory", "1024", "--argon2-time", "1")
 NAMES = ("Ana", "Bob", "Cyd", "Dia", "Eda", "Fay")
-
-
-@pytest.fixture
-def srv(tmp_path):
-    s = Server(tmp_path / "games.db", *FAST).start()
-    yield s
-    if s.proc:
-        assert s.stop() == 0
 
 
 def sessions(c):
@@ -77,9 +68,9 @@ def snapshot(c):
     return boards, people
 
 
-def test_ratings_per_kind_history_and_a_restart(srv):
-    with httpx.Client(base_url=srv.url, timeout=30) as client:
-        run_ratings_per_kind_history_and_a_restart(srv, client)
+def test_ratings_per_kind_history_and_a_restart(account_server):
+    with httpx.Client(base_url=account_server.url, timeout=30) as client:
+        run_ratings_per_kind_history_and_a_restart(account_server, client)
 
 
 def run_ratings_per_kind_history_and_a_restart(server, client):
@@ -202,7 +193,7 @@ def test_provisional_ends_below_rd_110_and_pages_per_kind(tmp_path):
 def test_odd_player_names_and_kinds_are_answered(tmp_path):
     """The player routes' text comes from the URL: long, odd or invalid
     bytes get a JSON error, never a crash, and the server stops cleanly."""
-    srv = Server(tmp_path / "games.db", *FAST).start()
+    srv = Server(tmp_path / "games.db", *FAST_ARGON2).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=30) as c:
             for name in ["x" * 1000, "%00", "a%2Fb", "..", "%22%5C", "Ana?game=x"]:

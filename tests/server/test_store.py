@@ -1,4 +1,5 @@
 """test_store.py - the SQLite store's integrity: one server per database, damaged files refused (or salvaged and reported), bad rows named, failed commits shown by /api/health."""
+import contextlib
 import os
 import random
 import sqlite3
@@ -91,41 +92,38 @@ def test_a_zeroed_page_stops_the_start(tmp_path):
     assert str(db) in refused.stderr and "quick_check" in refused.stderr, refused.stderr
 
 
-def test_a_zeroed_page_of_the_games_skips_them_under_salvage(tmp_path):
+@contextlib.contextmanager
+def salvaged(tmp_path, table):
+    """Stored games with a zeroed page of table: the start is refused, then a
+    --salvage start reports what it skipped. Yields that server, the stored
+    plies, the games in progress and the games the server holds."""
     db, plies, live = stored_db(tmp_path)
-    zero_page(db, page_of(db, "games"))
+    zero_page(db, page_of(db, table))
     refused = run_server(db)
     assert refused.returncode == 1
     assert str(db) in refused.stderr and "quick_check" in refused.stderr, refused.stderr
     srv = Server(db, "--salvage").start()
     try:
-        held = health(srv).json()["games"]
         log = srv.output()
         assert "rows up to" in log and "--salvage:" in log, log
-        assert 0 < held < live, (held, live, log)
-        assert served_as_stored(srv, plies) < len(plies)
+        yield srv, plies, live, health(srv).json()["games"]
     finally:
         assert srv.stop() == 0
 
 
+def test_a_zeroed_page_of_the_games_skips_them_under_salvage(tmp_path):
+    with salvaged(tmp_path, "games") as (srv, plies, live, held):
+        assert 0 < held < live, (held, live, srv.output())
+        assert served_as_stored(srv, plies) < len(plies)
+
+
 def test_a_zeroed_page_of_the_log_skips_its_games(tmp_path):
-    db, plies, live = stored_db(tmp_path)
-    zero_page(db, page_of(db, "moves"))
-    refused = run_server(db)
-    assert refused.returncode == 1
-    assert str(db) in refused.stderr and "quick_check" in refused.stderr, refused.stderr
-    srv = Server(db, "--salvage").start()
-    try:
-        held = health(srv).json()["games"]
-        log = srv.output()
-        assert "rows up to" in log and "--salvage:" in log, log
-        assert 0 < held <= live, (held, live, log)
+    with salvaged(tmp_path, "moves") as (srv, plies, live, held):
+        assert 0 < held <= live, (held, live, srv.output())
         # Finished games are kept whole elsewhere; a game in progress whose
         # log lost a row in its middle is dropped; the others are served as
         # far as their logs read, never past them.
         assert served_as_stored(srv, plies) == len(plies) - live + held
-    finally:
-        assert srv.stop() == 0
 
 
 def test_flipped_bits_stop_the_start(tmp_path):
