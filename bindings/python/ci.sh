@@ -87,8 +87,8 @@ import sys, zipfile
 wheel = zipfile.ZipFile(sys.argv[1])
 names = wheel.namelist()
 want = {"ttt/__init__.py", "ttt/__main__.py", "ttt/_errors.py", "ttt/_game.py",
-        "ttt/_library.py", "ttt/_notation.py", "ttt/_types.py", "ttt/env.py",
-        "ttt/py.typed", "ttt/libttt.so", "ttt/ttt-cli"}
+        "ttt/_library.py", "ttt/_notation.py", "ttt/_spaces.py", "ttt/_types.py",
+        "ttt/env.py", "ttt/vector.py", "ttt/py.typed", "ttt/libttt.so", "ttt/ttt-cli"}
 package = {n for n in names if not n.startswith("ttt-1.4.0.dist-info/")}
 if package != want:
     sys.exit("wheel contents: %s, expected %s" % (sorted(package), sorted(want)))

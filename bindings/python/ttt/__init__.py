@@ -122,9 +122,12 @@ del _obj
 
 
 def __getattr__(name: str):
-    """ttt.VectorEnv and ttt.Env (ttt/env.py) load on first use: they need
-    numpy, which `import ttt` alone does not."""
-    if name in ("VectorEnv", "Env"):
-        from . import env
-        return getattr(env, name)
+    """ttt.VectorEnv (ttt/vector.py) and ttt.Env (ttt/env.py) load on first
+    use: they need numpy, which `import ttt` alone does not."""
+    if name == "VectorEnv":
+        from .vector import VectorEnv
+        return VectorEnv
+    if name == "Env":
+        from .env import Env
+        return Env
     raise AttributeError("module 'ttt' has no attribute %r" % (name,))
