@@ -1,6 +1,7 @@
 /* store_pg.c - the store on PostgreSQL through libpq: shared by several servers, the database guards ids and move order. */
 #include "store.h"
 #include "store_impl.h"
+#include "store_queue.h"
 
 #include <libpq-fe.h>
 #include <limits.h>
@@ -8,22 +9,19 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PG_SCHEMA_VERSION 1
 
-/* Writes go through one connection, reads through another, each behind its
- * own lock: a libpq connection serves one thread at a time. Each write is
- * one transaction, committed before the call returns (no group commit yet:
- * concurrent writes queue on the lock). */
+/* Writes go through one connection, used by the queue's writer thread
+ * alone: it commits every write that arrived while the last commit was in
+ * flight in one transaction. Reads go through another connection, behind
+ * its lock (a libpq connection serves one thread at a time). */
 struct pg_store {
     struct store base; /* first: what store.c dispatches on */
     char shown[512];   /* the URL with its password redacted */
     PGconn *wconn, *rconn;
-    pthread_mutex_t wlock, rlock;
-    uint64_t commits, failed_writes;
-    double total_us, last_us;
-    char last_error[256];
+    pthread_mutex_t rlock;
+    struct store_queue queue;
 };
 
 /* Version 1. (game_id, seq) is the log's primary key: of two servers adding
@@ -55,18 +53,23 @@ static const char *const schema_v1[] = {
 
 /* The prepared statements, by name. */
 static const char *const statements[][2] = {
+    /* A row already there (another server's) is not an error, which would
+     * abort the transaction and so every write of the group: it inserts
+     * nothing, which the count of rows tells. */
     {"add_game", "INSERT INTO ttt_games (" GAME_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7,"
-                 " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)"},
+                 " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (id) DO NOTHING"},
     {"add_event", "INSERT INTO ttt_moves (game_id, seq, kind, mark, cell, finish_order)"
-                  " VALUES ($1, $2, $3, $4, $5, $6)"},
+                  " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, seq) DO NOTHING"},
     {"add_finished", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                      " VALUES ($1, $2, $3, $4)"},
     {"add_finished_old", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                          " VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING"},
-    {"move_at", "SELECT 1 FROM ttt_moves WHERE game_id = $1 AND seq = $2"},
     {"begin", "BEGIN"},
     {"commit", "COMMIT"},
     {"rollback", "ROLLBACK"},
+    {"savepoint", "SAVEPOINT one"},
+    {"rollback_to", "ROLLBACK TO SAVEPOINT one"},
+    {"release", "RELEASE SAVEPOINT one"},
 };
 static const char *const read_statements[][2] = {
     {"scan_games", "SELECT " GAME_COLUMNS " FROM ttt_games g"
@@ -83,13 +86,6 @@ static const char *const read_statements[][2] = {
                      " g.width, g.height, g.k, g.gravity, g.misere, g.ply_limit"
                      " FROM ttt_finished f JOIN ttt_games g USING (id) ORDER BY f.finish_order"},
 };
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 /* libpq's message on one line (its messages end in newlines). */
 static void say_pg(char *out, size_t cap, const char *shown, const char *what, const char *msg)
@@ -211,14 +207,16 @@ static void pg_close(struct store *base)
     struct pg_store *s = (struct pg_store *)base;
     if (!s)
         return;
+    store_queue_stop(&s->queue); /* the writer commits what waits, then stops */
     if (s->wconn)
         PQfinish(s->wconn);
     if (s->rconn)
         PQfinish(s->rconn);
-    pthread_mutex_destroy(&s->wlock);
     pthread_mutex_destroy(&s->rlock);
     free(s);
 }
+
+static int commit_batch(void *backend, struct store_write *batch, char *error, size_t cap);
 
 static struct store *pg_open(const char *url, int synchronous_full, int salvage, char *err,
                              size_t err_len)
@@ -231,7 +229,7 @@ static struct store *pg_open(const char *url, int synchronous_full, int salvage,
         return NULL;
     }
     store_redact(url, s->shown, sizeof s->shown);
-    pthread_mutex_init(&s->wlock, NULL);
+    store_queue_init(&s->queue, commit_batch, s);
     pthread_mutex_init(&s->rlock, NULL);
     if (!(s->wconn = connect_to(url, s->shown, err, err_len)) ||
         !(s->rconn = connect_to(url, s->shown, err, err_len)))
@@ -244,65 +242,53 @@ static struct store *pg_open(const char *url, int synchronous_full, int salvage,
         prepare_all(s->rconn, read_statements, sizeof read_statements / sizeof *read_statements,
                     s->shown, err, err_len) != 0)
         goto fail;
+    if (store_queue_start(&s->queue) != 0) {
+        snprintf(err, err_len, "cannot start the writer thread");
+        goto fail;
+    }
     return &s->base;
 fail:
     pg_close(&s->base);
     return NULL;
 }
 
-/* Runs a prepared write; PGRES_COMMAND_OK (or TUPLES_OK for a query), or
- * the failure: STORE_CONFLICT on a unique key (SQLSTATE 23505),
- * STORE_FAILED otherwise, with the message in s->last_error. */
-static int exec_write(struct pg_store *s, const char *name, int n, const char *const *values,
-                      PGresult **out)
+/* What a write did to the group's transaction. */
+enum { WRITE_DONE, WRITE_ALONE_FAILED, WRITE_ABORTED };
+
+/* Runs a prepared statement on the write connection: its rows changed (or
+ * returned), or -1 with the message in error and *sqlstate set (a unique
+ * key's "23505", or ""). */
+static long exec_write(struct pg_store *s, const char *name, int n, const char *const *values,
+                       char *error, size_t cap, char sqlstate[6])
 {
     PGresult *res = PQexecPrepared(s->wconn, name, n, values, NULL, NULL, 0);
     ExecStatusType st = PQresultStatus(res);
+    long rows = -1;
+    sqlstate[0] = '\0';
     if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) {
-        if (out)
-            *out = res;
-        else
-            PQclear(res);
-        return STORE_OK;
+        const char *count = PQcmdTuples(res);
+        rows = st == PGRES_TUPLES_OK ? PQntuples(res) : count[0] ? strtol(count, NULL, 10) : 0;
+    } else {
+        const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+        snprintf(sqlstate, 6, "%s", state ? state : "");
+        say_pg(error, cap, s->shown, name, PQerrorMessage(s->wconn));
     }
-    const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
-    int rc = state && strcmp(state, "23505") == 0 ? STORE_CONFLICT : STORE_FAILED;
-    say_pg(s->last_error, sizeof s->last_error, s->shown, name, PQerrorMessage(s->wconn));
     PQclear(res);
-    return rc;
+    return rows;
 }
 
-/* A connection that broke (the database restarted) is reset once before
- * the write: the caller's write then runs on the new one. */
-static void revive(struct pg_store *s)
+/* A connection that broke (the database restarted) is reset before a
+ * group: its writes then run on the new one. */
+static void revive(struct pg_store *s, char *error, size_t cap)
 {
     if (PQstatus(s->wconn) == CONNECTION_OK)
         return;
     PQreset(s->wconn);
     if (PQstatus(s->wconn) != CONNECTION_OK)
-        return; /* the write fails and says why */
+        return; /* the group fails and says why */
     PQsetNoticeProcessor(s->wconn, ignore_notice, NULL);
-    prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown,
-                s->last_error, sizeof s->last_error);
-}
-
-/* Ends a write: counts it, and rolls the transaction back if it failed. */
-static int finish_write(struct pg_store *s, int rc, int in_tx, double t0)
-{
-    if (rc == STORE_OK && in_tx)
-        rc = exec_write(s, "commit", 0, NULL, NULL);
-    if (rc != STORE_OK) {
-        if (in_tx)
-            PQclear(PQexecPrepared(s->wconn, "rollback", 0, NULL, NULL, NULL, 0));
-        s->failed_writes++;
-        return rc;
-    }
-    double us = now_us() - t0;
-    s->commits++;
-    s->total_us += us;
-    s->last_us = us;
-    s->last_error[0] = '\0';
-    return STORE_OK;
+    prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown, error,
+                cap);
 }
 
 static void game_values(const struct store_game *g, char buf[16][24], const char *v[17])
@@ -323,75 +309,131 @@ static void game_values(const struct store_game *g, char buf[16][24], const char
     }
 }
 
-static int pg_add_game(struct store *base, const struct store_game *game)
-{
-    struct pg_store *s = (struct pg_store *)base;
-    char buf[16][24];
-    const char *v[17];
-    game_values(game, buf, v);
-    pthread_mutex_lock(&s->wlock);
-    revive(s);
-    double t0 = now_us();
-    int rc = finish_write(s, exec_write(s, "add_game", 17, v, NULL), 0, t0);
-    pthread_mutex_unlock(&s->wlock);
-    return rc;
-}
-
-static int add_finished_row(struct pg_store *s, const char *stmt, const struct store_finished *f)
+static long add_finished_row(struct pg_store *s, const char *stmt, const struct store_finished *f,
+                             char *error, size_t cap, char sqlstate[6])
 {
     char order[24], state[16];
     char *log = store_log_text(f->log, f->count);
+    sqlstate[0] = '\0';
     if (!log) {
-        snprintf(s->last_error, sizeof s->last_error, "out of memory");
-        return STORE_FAILED;
+        snprintf(error, cap, "out of memory");
+        return -1;
     }
     snprintf(order, sizeof order, "%lld", f->finish_order);
     snprintf(state, sizeof state, "%d", f->state);
     const char *v[] = {f->game->id, order, state, log};
-    int rc = exec_write(s, stmt, 4, v, NULL);
+    long rows = exec_write(s, stmt, 4, v, error, cap, sqlstate);
     free(log);
-    return rc;
+    return rows;
 }
 
-static int pg_add_event(struct store *base, const char *game_id, const struct store_event *ev,
-                        const struct store_finished *finished)
+/* An event, and with it the finished game it ends (in a savepoint, so a
+ * failure of the second row undoes the first and leaves the group's
+ * transaction going). */
+static int add_event_rows(struct pg_store *s, struct store_write *w, char *error, size_t cap)
 {
-    struct pg_store *s = (struct pg_store *)base;
-    char seq[16], kind[16], mark[16], cell[16], order[24];
+    const struct store_event *ev = w->event;
+    char seq[16], kind[16], mark[16], cell[16], order[24], sqlstate[6];
     snprintf(seq, sizeof seq, "%d", ev->seq);
     snprintf(kind, sizeof kind, "%d", ev->kind);
     snprintf(mark, sizeof mark, "%d", ev->mark);
     snprintf(cell, sizeof cell, "%d", ev->cell);
     snprintf(order, sizeof order, "%lld", ev->finish_order);
-    const char *v[] = {game_id, seq, kind, mark, cell, order};
-    pthread_mutex_lock(&s->wlock);
-    revive(s);
-    double t0 = now_us();
-    int in_tx = finished != NULL;
-    int rc = in_tx ? exec_write(s, "begin", 0, NULL, NULL) : STORE_OK;
-    if (rc == STORE_OK)
-        rc = exec_write(s, "add_event", 6, v, NULL);
-    if (rc == STORE_OK && finished)
-        rc = add_finished_row(s, "add_finished", finished);
-    rc = finish_write(s, rc, in_tx, t0);
-    pthread_mutex_unlock(&s->wlock);
-    return rc;
+    const char *v[] = {w->game_id, seq, kind, mark, cell, order};
+    if (!w->finished) {
+        long rows = exec_write(s, "add_event", 6, v, error, cap, sqlstate);
+        if (rows < 0)
+            return WRITE_ABORTED;
+        w->result = rows == 0 ? STORE_CONFLICT : STORE_OK;
+        return WRITE_DONE;
+    }
+    if (exec_write(s, "savepoint", 0, NULL, error, cap, sqlstate) < 0)
+        return WRITE_ABORTED;
+    long rows = exec_write(s, "add_event", 6, v, error, cap, sqlstate);
+    if (rows > 0)
+        rows = add_finished_row(s, "add_finished", w->finished, error, cap, sqlstate);
+    w->result = rows > 0 ? STORE_OK : rows == 0 || strcmp(sqlstate, "23505") == 0
+                ? STORE_CONFLICT : STORE_FAILED;
+    if (rows < 0 && exec_write(s, "rollback_to", 0, NULL, error, cap, sqlstate) < 0)
+        return WRITE_ABORTED;
+    if (exec_write(s, "release", 0, NULL, error, cap, sqlstate) < 0)
+        return WRITE_ABORTED;
+    return w->result == STORE_FAILED ? WRITE_ALONE_FAILED : WRITE_DONE;
+}
+
+/* One write inside the group's transaction: its result set, or
+ * WRITE_ABORTED (the transaction is lost: the write's own error, or the
+ * connection's). */
+static int run_one(struct pg_store *s, struct store_write *w, char *error, size_t cap)
+{
+    char buf[16][24], sqlstate[6];
+    const char *v[17];
+    if (w->game) {
+        game_values(w->game, buf, v);
+        long rows = exec_write(s, "add_game", 17, v, error, cap, sqlstate);
+        if (rows < 0)
+            return WRITE_ABORTED;
+        w->result = rows == 0 ? STORE_CONFLICT : STORE_OK;
+        return WRITE_DONE;
+    }
+    if (w->event)
+        return add_event_rows(s, w, error, cap);
+    for (size_t i = 0; i < w->finished_count; i++)
+        if (add_finished_row(s, "add_finished_old", &w->finished[i], error, cap, sqlstate) < 0)
+            return WRITE_ABORTED;
+    w->result = STORE_OK;
+    return WRITE_DONE;
+}
+
+/* The queue's commit: every waiting write in one transaction. A write
+ * that fails with an error PostgreSQL aborts the transaction for (not a
+ * row already there, which only answers STORE_CONFLICT) fails alone: the
+ * group is rolled back and run again without it. */
+static int commit_batch(void *backend, struct store_write *batch, char *error, size_t cap)
+{
+    struct pg_store *s = backend;
+    char sqlstate[6];
+    for (struct store_write *w = batch; w; w = w->next)
+        w->result = STORE_OK; /* until it fails */
+    revive(s, error, cap);
+    for (;;) { /* each pass fails one more write or ends, so the loop ends */
+        struct store_write *lost = NULL;
+        int ok = exec_write(s, "begin", 0, NULL, error, cap, sqlstate) >= 0;
+        for (struct store_write *w = batch; ok && w && !lost; w = w->next)
+            if (w->result != STORE_FAILED && run_one(s, w, error, cap) == WRITE_ABORTED)
+                lost = w;
+        if (ok && !lost && exec_write(s, "commit", 0, NULL, error, cap, sqlstate) >= 0)
+            return 1;
+        PQclear(PQexecPrepared(s->wconn, "rollback", 0, NULL, NULL, NULL, 0));
+        if (!ok || !lost || PQstatus(s->wconn) != CONNECTION_OK) {
+            for (struct store_write *w = batch; w; w = w->next)
+                w->result = STORE_FAILED;
+            return 0;
+        }
+        lost->result = STORE_FAILED;
+    }
+}
+
+static int pg_add_game(struct store *base, const struct store_game *game)
+{
+    struct store_write w = {.game = game};
+    return store_queue_submit(&((struct pg_store *)base)->queue, &w);
+}
+
+static int pg_add_event(struct store *base, const char *game_id, const struct store_event *ev,
+                        const struct store_finished *finished)
+{
+    struct store_write w = {.game_id = game_id, .event = ev, .finished = finished,
+                            .finished_count = finished != NULL};
+    return store_queue_submit(&((struct pg_store *)base)->queue, &w);
 }
 
 static int pg_add_finished(struct store *base, const struct store_finished *games, size_t count)
 {
-    struct pg_store *s = (struct pg_store *)base;
     if (count == 0)
         return STORE_OK;
-    pthread_mutex_lock(&s->wlock);
-    revive(s);
-    double t0 = now_us();
-    int rc = exec_write(s, "begin", 0, NULL, NULL);
-    for (size_t i = 0; rc == STORE_OK && i < count; i++)
-        rc = add_finished_row(s, "add_finished_old", &games[i]);
-    rc = finish_write(s, rc, 1, t0);
-    pthread_mutex_unlock(&s->wlock);
-    return rc;
+    struct store_write w = {.finished = games, .finished_count = count};
+    return store_queue_submit(&((struct pg_store *)base)->queue, &w);
 }
 
 /* Reads column i as an integer in [lo, hi]; 0, or -1 if it is not one. */
@@ -623,14 +665,7 @@ static int pg_load_results(struct store *base, store_result_fn on_result, void *
 
 static void pg_stats(struct store *base, struct store_stats *out)
 {
-    struct pg_store *s = (struct pg_store *)base;
-    pthread_mutex_lock(&s->wlock);
-    out->commits = s->commits;
-    out->failed_writes = s->failed_writes;
-    out->mean_us = s->commits ? s->total_us / (double)s->commits : 0;
-    out->last_us = s->last_us;
-    snprintf(out->last_error, sizeof out->last_error, "%s", s->last_error);
-    pthread_mutex_unlock(&s->wlock);
+    store_queue_stats(&((struct pg_store *)base)->queue, out);
 }
 
 const struct store_ops store_pg_ops = {

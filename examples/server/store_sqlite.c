@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define SCHEMA_VERSION 3
@@ -57,13 +56,6 @@ static const char *const schema_v3 =
     " o_kind TEXT NOT NULL, x_budget INTEGER NOT NULL, o_budget INTEGER NOT NULL,"
     " x_name TEXT NOT NULL, o_name TEXT NOT NULL, x_token TEXT NOT NULL,"
     " o_token TEXT NOT NULL, log TEXT NOT NULL) WITHOUT ROWID;";
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
 
 /* Binds a store_game's 17 columns from parameter first on. */
 static int bind_game(sqlite3_stmt *st, int first, const struct store_game *g)
@@ -117,7 +109,7 @@ static int insert_finished(struct sqlite_store *store, const struct store_finish
 /* Runs one write inside the open transaction; on failure its message goes
  * into error. A failed write stores nothing (a savepoint undoes the first
  * half of a two-row write) and leaves the transaction open for the others. */
-static int run_one(struct sqlite_store *store, const struct pending *p, char *error, size_t cap)
+static int run_one(struct sqlite_store *store, const struct store_write *p, char *error, size_t cap)
 {
     int rc = SQLITE_DONE, ext = 0;
     if (p->game) {
@@ -158,110 +150,45 @@ static int run_one(struct sqlite_store *store, const struct pending *p, char *er
                ? STORE_CONFLICT : STORE_FAILED;
 }
 
-/* Takes every waiting write, runs them in one transaction and wakes their
- * callers once it is committed: one sync for many moves. */
-static void *writer_main(void *arg)
+/* The queue's commit: every waiting write in one transaction. */
+static int commit_batch(void *backend, struct store_write *batch, char *error, size_t cap)
 {
-    struct sqlite_store *store = arg;
-    pthread_mutex_lock(&store->lock);
-    for (;;) {
-        while (!store->head && !store->stopping)
-            pthread_cond_wait(&store->wake_writer, &store->lock);
-        if (!store->head)
-            break;
-        struct pending *batch = store->head;
-        store->head = store->tail = NULL;
-        pthread_mutex_unlock(&store->lock);
-
-        char error[256] = "";
-        uint64_t failed = 0;
-        double start = now_us();
-        int ok = sqlite3_exec(store->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
-        if (!ok)
-            snprintf(error, sizeof error, "BEGIN: %s", sqlite3_errmsg(store->db));
-        for (struct pending *p = batch; p; p = p->next) {
-            p->result = ok ? run_one(store, p, error, sizeof error) : STORE_FAILED;
-            failed += p->result == STORE_FAILED;
-        }
-        if (ok && sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-            snprintf(error, sizeof error, "COMMIT: %s", sqlite3_errmsg(store->db));
-            sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
-            ok = 0;
-        }
-        double took = now_us() - start;
-        if (!ok) {
-            failed = 0;
-            for (struct pending *p = batch; p; p = p->next, failed++)
-                p->result = STORE_FAILED;
-        }
-        /* Counted before any caller wakes: whoever saw a write acknowledged
-         * (or refused) then finds its commit in store_stats. */
-        pthread_mutex_lock(&store->lock);
-        store->failed_writes += failed;
-        if (ok) {
-            store->commits++;
-            store->total_us += took;
-            store->last_us = took;
-        }
-        if (failed)
-            snprintf(store->last_error, sizeof store->last_error, "%s", error);
-        else
-            store->last_error[0] = '\0';
-        pthread_mutex_unlock(&store->lock);
-
-        /* Each caller sleeps on its own semaphore, so a commit wakes
-         * exactly its callers and they do not queue for the store's lock. */
-        for (struct pending *p = batch, *next; p; p = next) {
-            next = p->next;
-            sem_post(&p->done);
-        }
-        pthread_mutex_lock(&store->lock);
+    struct sqlite_store *store = backend;
+    int ok = sqlite3_exec(store->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
+    if (!ok)
+        snprintf(error, cap, "BEGIN: %s", sqlite3_errmsg(store->db));
+    for (struct store_write *w = batch; w; w = w->next)
+        w->result = ok ? run_one(store, w, error, cap) : STORE_FAILED;
+    if (ok && sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        snprintf(error, cap, "COMMIT: %s", sqlite3_errmsg(store->db));
+        sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+        ok = 0;
     }
-    pthread_mutex_unlock(&store->lock);
-    return NULL;
-}
-
-static int submit(struct sqlite_store *store, struct pending *p)
-{
-    pthread_mutex_lock(&store->lock);
-    if (store->stopping) {
-        pthread_mutex_unlock(&store->lock);
-        return STORE_FAILED;
-    }
-    sem_init(&p->done, 0, 0);
-    if (store->tail)
-        store->tail->next = p;
-    else
-        store->head = p;
-    store->tail = p;
-    pthread_cond_signal(&store->wake_writer);
-    pthread_mutex_unlock(&store->lock);
-    while (sem_wait(&p->done) != 0)
-        ; /* EINTR: wait on */
-    sem_destroy(&p->done);
-    return p->result;
+    for (struct store_write *w = batch; !ok && w; w = w->next)
+        w->result = STORE_FAILED;
+    return ok;
 }
 
 static int sqlite_add_game(struct sqlite_store *store, const struct store_game *game)
 {
-    struct pending p = {.game = game};
-    return submit(store, &p);
+    struct store_write w = {.game = game};
+    return store_queue_submit(&store->queue, &w);
 }
 
 static int sqlite_add_event(struct sqlite_store *store, const char *game_id,
                     const struct store_event *event, const struct store_finished *finished)
 {
-    struct pending p = {.game_id = game_id, .event = event, .finished = finished,
-                        .finished_count = finished != NULL};
-    return submit(store, &p);
+    struct store_write w = {.game_id = game_id, .event = event, .finished = finished,
+                            .finished_count = finished != NULL};
+    return store_queue_submit(&store->queue, &w);
 }
 
 static int sqlite_add_finished(struct sqlite_store *store, const struct store_finished *games, size_t count)
 {
     if (count == 0)
         return STORE_OK;
-    struct pending p = {.finished = games, .finished_count = count};
-    return submit(store, &p);
+    struct store_write w = {.finished = games, .finished_count = count};
+    return store_queue_submit(&store->queue, &w);
 }
 
 /* Runs sql (no rows expected); 0, or -1 with SQLite's message in err. */
@@ -432,9 +359,8 @@ static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, 
     }
     store->lock_fd = -1;
     store->salvage = salvage;
-    pthread_mutex_init(&store->lock, NULL);
+    store_queue_init(&store->queue, commit_batch, store);
     pthread_mutex_init(&store->read_lock, NULL);
-    pthread_cond_init(&store->wake_writer, NULL);
     if (take_lock(store, err, err_len) != 0 || open_db(path, &store->db, err, err_len) != 0)
         goto fail;
     char check[512];
@@ -494,11 +420,10 @@ static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, 
         snprintf(err, err_len, "%s: preparing statements: %s", path, sqlite3_errmsg(store->rdb));
         goto fail;
     }
-    if (pthread_create(&store->writer, NULL, writer_main, store) != 0) {
+    if (store_queue_start(&store->queue) != 0) {
         snprintf(err, err_len, "cannot start the writer thread");
         goto fail;
     }
-    store->writer_started = 1;
     return store;
 fail:
     sqlite_close(store);
@@ -509,13 +434,7 @@ static void sqlite_close(struct sqlite_store *store)
 {
     if (!store)
         return;
-    if (store->writer_started) {
-        pthread_mutex_lock(&store->lock);
-        store->stopping = 1;
-        pthread_cond_signal(&store->wake_writer);
-        pthread_mutex_unlock(&store->lock);
-        pthread_join(store->writer, NULL);
-    }
+    store_queue_stop(&store->queue);
     sqlite3_finalize(store->insert_game);
     sqlite3_finalize(store->insert_event);
     sqlite3_finalize(store->insert_finished);
@@ -525,24 +444,12 @@ static void sqlite_close(struct sqlite_store *store)
         fprintf(stderr, "ttt-server: closing %s: %s\n", store->path, sqlite3_errmsg(store->db));
     if (store->lock_fd >= 0)
         close(store->lock_fd); /* releases the lock; the file stays, naming nobody live */
-    pthread_mutex_destroy(&store->lock);
     pthread_mutex_destroy(&store->read_lock);
-    pthread_cond_destroy(&store->wake_writer);
     free(store->path);
     free(store);
 }
 
 
-static void sqlite_stats(struct sqlite_store *store, struct store_stats *out)
-{
-    pthread_mutex_lock(&store->lock);
-    out->commits = store->commits;
-    out->failed_writes = store->failed_writes;
-    out->mean_us = store->commits ? store->total_us / (double)store->commits : 0.0;
-    out->last_us = store->last_us;
-    snprintf(out->last_error, sizeof out->last_error, "%s", store->last_error);
-    pthread_mutex_unlock(&store->lock);
-}
 
 /* The dispatch's entry points: a struct store is the first member of a
  * struct sqlite_store. */
@@ -587,7 +494,10 @@ static int op_load_results(struct store *s, store_result_fn on_result, void *use
 {
     return sqlite_load_results(SQ(s), on_result, user, err, err_len);
 }
-static void op_stats(struct store *s, struct store_stats *out) { sqlite_stats(SQ(s), out); }
+static void op_stats(struct store *s, struct store_stats *out)
+{
+    store_queue_stats(&SQ(s)->queue, out);
+}
 
 const struct store_ops store_sqlite_ops = {
     op_open,     op_close,       op_add_game,     op_add_event, op_add_finished,

@@ -3,24 +3,10 @@
 #define TTT_SERVER_STORE_SQLITE_H
 
 #include <pthread.h>
-#include <semaphore.h>
 #include <sqlite3.h>
-#include <stdint.h>
 
 #include "store_impl.h"
-
-
-/* One write waiting for the writer thread; the caller sleeps on done. */
-struct pending {
-    const struct store_game *game;   /* a game to add, or */
-    const char *game_id;             /* an event of this game */
-    const struct store_event *event;
-    const struct store_finished *finished; /* with it, or alone: games ending */
-    size_t finished_count;
-    int result;
-    sem_t done;                      /* posted by the writer once committed */
-    struct pending *next;
-};
+#include "store_queue.h"
 
 struct sqlite_store {
     struct store base;               /* first: what store.c dispatches on */
@@ -34,15 +20,7 @@ struct sqlite_store {
     sqlite3 *rdb;
     sqlite3_stmt *load_finished;
     pthread_mutex_t read_lock;
-    pthread_t writer;
-    int writer_started;
-    pthread_mutex_t lock;
-    pthread_cond_t wake_writer;
-    struct pending *head, *tail;
-    int stopping;
-    uint64_t commits, failed_writes;
-    double total_us, last_us;
-    char last_error[256];
+    struct store_queue queue;        /* the writer thread and its counts */
 };
 
 /* The statement that reads one finished game by id (?1). */

@@ -190,7 +190,24 @@ def cpu_seconds(pid):
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def run_c_client(args, srv):
+def tree_cpu_seconds(pid):
+    """CPU time of pid and its children (PostgreSQL's postmaster and the
+    backends it forks), from /proc."""
+    total = 0.0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            if int(entry) == pid or ppid == pid:
+                total += cpu_seconds(int(entry))
+        except (OSError, ValueError, IndexError):
+            pass
+    return total
+
+
+def run_c_client(args, srv, db_pid=None):
     """Runs ttt-server-load, printing its lines and the server's CPU time in
     its timed phase: on a machine whose cores the client shares with the
     server (and with other work), moves/s alone says little."""
@@ -205,6 +222,7 @@ def run_c_client(args, srv):
             print(line, end="", flush=True)
             if "moving for" in line:
                 server_cpu, start = cpu_seconds(srv.proc.pid), time.monotonic()
+                db_cpu = tree_cpu_seconds(db_pid) if db_pid else None
             found = re.match(r"load: (\d+) moves acknowledged", line)
             if found and server_cpu is not None:
                 server_cpu = cpu_seconds(srv.proc.pid) - server_cpu
@@ -214,6 +232,10 @@ def run_c_client(args, srv):
                 print(f"load: the server used {server_cpu:.1f} s of CPU "
                       f"({server_cpu / elapsed:.2f} cores{per_move}); {os.cpu_count()} cores, "
                       f"load average {os.getloadavg()[0]:.1f}", flush=True)
+                if db_pid and moves:
+                    db_cpu = tree_cpu_seconds(db_pid) - db_cpu
+                    print(f"load: PostgreSQL used {db_cpu:.1f} s of CPU ({db_cpu / elapsed:.2f}"
+                          f" cores, {db_cpu / moves * 1e6:.0f} us a move)", flush=True)
         status = proc.wait(timeout=args.seconds + 120)
     finally:
         if proc.poll() is None:
@@ -239,6 +261,9 @@ def main():
     ap.add_argument("--bots", type=int, metavar="N",
                     help="instead: the 3x3 strong bot's reply times while N gomoku games of "
                     "two perfect bots search")
+    ap.add_argument("--postgresql", action="store_true",
+                    help="store in a private PostgreSQL cluster (initdb under /tmp, fsync on)"
+                    " instead of an SQLite file")
     ap.add_argument("--ci", action="store_true", help="small and bounded: 50 games, 8 connections, 5 s")
     args = ap.parse_args()
     if args.ci:
@@ -247,22 +272,39 @@ def main():
         asyncio.run(run(args, args.url_port))
         return
     from serverproc import Server
+    cluster = None
+    if args.postgresql:
+        from pgcluster import Cluster, missing
+        why = missing()
+        if why:
+            sys.exit("load: " + why)
+        cluster = Cluster(fsync=args.sync == "full")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
-        # Every connection comes from one address here: no per-address cap.
-        srv = Server(os.path.join(tmp, "load.db"), "--max-games", "2000000",
-                     "--sync", args.sync, "--max-connections-per-address", "0")
+        db = os.path.join(tmp, "load.db")
+        extra = ["--max-games", "2000000", "--sync", args.sync]
         if args.server:
             os.environ["TTT_SERVER"] = args.server
-        srv.start()
+        srv = None
         try:
+            if cluster:
+                cluster.start()
+                db = cluster.create_db("ttt_load")
+                extra = ["--max-games", "2000000", "--accounts-db",
+                         os.path.join(tmp, "accounts.db")]
+            # Every connection comes from one address here: no per-address cap.
+            srv = Server(db, *extra, "--max-connections-per-address", "0",
+                         log=os.path.join(tmp, "server.log"))
+            srv.start()
             if args.bots:
                 counts = asyncio.run(bot_replies(srv.port, args))
             elif args.c_client:
-                counts = run_c_client(args, srv)
+                counts = run_c_client(args, srv, cluster.postmaster_pid() if cluster else None)
             else:
                 counts = asyncio.run(run(args, srv.port))
         finally:
-            status = srv.stop()
+            status = srv.stop() if srv else None
+            if cluster:
+                cluster.stop()
         if counts["moves"] == 0 or counts["errors"] or status != 0:
             sys.exit("load: FAILED")
 

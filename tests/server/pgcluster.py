@@ -77,6 +77,10 @@ class Cluster:
         except OSError:
             return ""
 
+    def postmaster_pid(self):
+        with open(os.path.join(self.data, "postmaster.pid")) as f:
+            return int(f.readline())
+
     def url(self, db="postgres", password=PASSWORD):
         return "postgresql://%s:%s@127.0.0.1:%d/%s" % (USER, password, self.port, db)
 

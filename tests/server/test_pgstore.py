@@ -1,4 +1,4 @@
-"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, the password is never shown."""
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, the password is never shown."""
 import concurrent.futures
 import itertools
 
@@ -155,3 +155,36 @@ def test_the_password_is_never_shown(tmp_path, cluster, db):
                              " WHERE conrelid = 'ttt_moves'::regclass AND contype = 'p'")
     assert key.strip() == "PRIMARY KEY (game_id, seq)"
     assert PASSWORD not in ok.output()
+
+
+def test_a_conflict_fails_only_its_own_write(tmp_path, db, cluster):
+    """Moves sent together through one server share its transactions; the
+    plies another server stored first are refused one by one (409 naming
+    the move that stands), the others are stored."""
+    a = node(tmp_path, db, "a").start()
+    b = None
+    try:
+        with httpx.Client(base_url=a.url, timeout=10) as ca:
+            games = [new_game(ca) for _ in range(24)]
+            b = node(tmp_path, db, "b").start()  # loads the 24 games at ply 0
+            taken = games[:12]
+            for g in taken:  # B does not know of these moves
+                assert move(ca, g, "x", 0, "a1").status_code == 200
+            sends = [(g, "c3") for g in games]  # through B: half conflict, half not
+            with httpx.Client(base_url=b.url, timeout=10) as cb, \
+                    concurrent.futures.ThreadPoolExecutor(max_workers=24) as pool:
+                answers = list(pool.map(lambda s: move(cb, s[0], "x", 0, s[1]), sends))
+            for g, r in zip(games, answers):
+                if g in taken:
+                    assert r.status_code == 409, r.text
+                    assert r.json()["move"] == {"ply": 0, "cell": "a1", "mark": "x"}
+                else:
+                    assert r.status_code == 200, r.text
+            name = db.rsplit("/", 1)[1]
+            rows = cluster.psql(name, "SELECT count(*), count(DISTINCT game_id) FROM ttt_moves")
+            assert rows.strip() == "24|24"
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        a.kill()
+        if b:
+            b.kill()
