@@ -66,7 +66,7 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define TTT_VERSION_MAJOR 1
-#define TTT_VERSION_MINOR 4
+#define TTT_VERSION_MINOR 5
 #define TTT_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH, e.g. 10400 for 1.4.0. */
 #define TTT_VERSION_NUMBER \

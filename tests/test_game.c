@@ -129,7 +129,7 @@ static void test_version(void **state)
     (void)state;
     char expect[32];
     assert_int_equal(ttt_version(), TTT_VERSION_NUMBER);
-    assert_int_equal(TTT_VERSION_NUMBER, 10400);
+    assert_int_equal(TTT_VERSION_NUMBER, 10500);
     snprintf(expect, sizeof expect, "%d.%d.%d", TTT_VERSION_MAJOR,
              TTT_VERSION_MINOR, TTT_VERSION_PATCH);
     assert_non_null(ttt_version_string());

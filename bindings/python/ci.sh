@@ -89,10 +89,10 @@ names = wheel.namelist()
 want = {"ttt/__init__.py", "ttt/__main__.py", "ttt/_errors.py", "ttt/_game.py",
         "ttt/_library.py", "ttt/_notation.py", "ttt/_spaces.py", "ttt/_types.py",
         "ttt/env.py", "ttt/vector.py", "ttt/py.typed", "ttt/libttt.so", "ttt/ttt-cli"}
-package = {n for n in names if not n.startswith("ttt-1.4.0.dist-info/")}
+package = {n for n in names if not n.startswith("ttt-1.5.0.dist-info/")}
 if package != want:
     sys.exit("wheel contents: %s, expected %s" % (sorted(package), sorted(want)))
-entry_points = wheel.read("ttt-1.4.0.dist-info/entry_points.txt").decode().split()
+entry_points = wheel.read("ttt-1.5.0.dist-info/entry_points.txt").decode().split()
 if entry_points != ["[console_scripts]", "ttt", "=", "ttt.__main__:main"]:
     sys.exit("wheel entry points: %s, expected the ttt console script" % entry_points)
 print("wheel:", sys.argv[1].rsplit("/", 1)[-1], "holds", ", ".join(sorted(package)),
@@ -101,7 +101,7 @@ PY
 find "$work/venv" | sort >"$work/after.txt"
 site=$("$venv_python" -c 'import sysconfig; print(sysconfig.get_paths()["platlib"])')
 unexpected=$(comm -13 "$work/before.txt" "$work/after.txt" |
-  grep -v -e "^$site/ttt\$" -e "^$site/ttt/" -e "^$site/ttt-1.4.0.dist-info" \
+  grep -v -e "^$site/ttt\$" -e "^$site/ttt/" -e "^$site/ttt-1.5.0.dist-info" \
     -e "^$work/venv/bin/ttt\$" || true)
 if [ -n "$unexpected" ]; then
   echo "installing the package changed more than the package:"

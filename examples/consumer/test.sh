@@ -23,7 +23,7 @@ echo "$out"
 expected='X X X
 O O .
 . . .
-libttt 1.4.0, state 1, record ttt/1 n=3 k=3 rules=classic moves=a1,a2,b1,b2,c1'
+libttt 1.5.0, state 1, record ttt/1 n=3 k=3 rules=classic moves=a1,a2,b1,b2,c1'
 [ "$out" = "$expected" ] || { echo "unexpected output; wanted:"; echo "$expected"; exit 1; }
 
 # As a subproject libttt builds only the library: no tests, benchmarks or examples.

@@ -33,7 +33,7 @@ def test_imported_from_the_installed_package_with_its_own_library():
     assert os.path.realpath(PACKAGE_DIR) == os.path.join(site, "ttt")
     assert "LIBTTT_PATH" not in os.environ
     assert ttt.library_path() == os.path.join(PACKAGE_DIR, "libttt.so")
-    assert ttt.version() == ttt.__version__ == "1.4.0"
+    assert ttt.version() == ttt.__version__ == "1.5.0"
     assert os.path.isfile(os.path.join(PACKAGE_DIR, "py.typed"))
 
 
@@ -202,7 +202,7 @@ def run_module(args, stdin=""):
 
 def test_module_runs_the_ttt_program():
     result = run_module(["--version"])
-    assert (result.returncode, result.stdout) == (0, "1.4.0\n")
+    assert (result.returncode, result.stdout) == (0, "1.5.0\n")
     result = run_module(["play", "--x", "human", "--o", "human"],
                         "b2\na1\nc3\na2\nb1\na3\n")
     assert result.returncode == 0, result.stderr

@@ -36,7 +36,7 @@ import sys  # noqa: F401
 import threading  # noqa: F401
 from typing import Callable, List, NamedTuple, Optional, Tuple, Union  # noqa: F401
 
-__version__ = "1.4.0"
+__version__ = "1.5.0"
 
 __all__ = [
     # types

@@ -152,5 +152,5 @@ def has_engine(lib_path: Optional[str] = None) -> bool:
 
 
 def version(lib_path: Optional[str] = None) -> str:
-    """The loaded library's version string, e.g. "1.4.0"."""
+    """The loaded library's version string, e.g. "1.5.0"."""
     return load_library(lib_path).ttt_version_string().decode()

@@ -12,7 +12,7 @@
 //! - `TTT_SYS_WERROR=1`: warnings are errors, as in the meson build (CI sets
 //!   it; a user's newer compiler must not break their build over a warning).
 //! - `TTT_SYS_USE_PKG_CONFIG=1` (or the `system` feature): link the installed
-//!   libttt >= 1.4.0 that `pkg-config` (or `$PKG_CONFIG`) finds.
+//!   libttt >= 1.5.0 that `pkg-config` (or `$PKG_CONFIG`) finds.
 
 use std::env;
 use std::fs;
@@ -26,8 +26,8 @@ const C_SOURCE_DIR: &str = "libttt/src";
 const C_INCLUDE_DIR: &str = "libttt/include";
 
 /// The oldest installed library the declarations in src/lib.rs fit
-/// (the batches, `ttt_batch_*`, arrived in 1.4.0).
-const MIN_SYSTEM_VERSION: &str = "1.4.0";
+/// (`ttt_batch_step_final` and `ttt_game_load_expected` arrived in 1.5.0).
+const MIN_SYSTEM_VERSION: &str = "1.5.0";
 
 /// What meson's `c_std=c11` and `warning_level=3` pass.
 const STD_AND_WARNINGS: &[&str] = &["-std=c11", "-Wall", "-Winvalid-pch", "-Wextra", "-Wpedantic"];

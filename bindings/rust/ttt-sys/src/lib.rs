@@ -32,7 +32,7 @@ use std::os::raw::{c_char, c_int, c_void};
 /// Major version of the header these declarations follow.
 pub const TTT_VERSION_MAJOR: c_int = 1;
 /// Minor version of the header these declarations follow.
-pub const TTT_VERSION_MINOR: c_int = 4;
+pub const TTT_VERSION_MINOR: c_int = 5;
 /// Patch version of the header these declarations follow.
 pub const TTT_VERSION_PATCH: c_int = 0;
 /// `MAJOR * 10000 + MINOR * 100 + PATCH`; compare with `ttt_version()`.
@@ -307,7 +307,7 @@ pub struct ttt_solution {
 extern "C" {
     /// The linked library's version as `TTT_VERSION_NUMBER` would compute it.
     pub fn ttt_version() -> c_int;
-    /// The linked library's version as a static string, e.g. "1.4.0".
+    /// The linked library's version as a static string, e.g. "1.5.0".
     pub fn ttt_version_string() -> *const c_char;
     /// A static English message for any status, never NULL.
     pub fn ttt_strerror(status: c_int) -> *const c_char;

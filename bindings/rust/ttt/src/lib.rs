@@ -195,7 +195,7 @@ pub(crate) fn from_c(value: c_int) -> usize {
     usize::try_from(value).unwrap_or_else(|_| panic!("libttt returned {value} for a count"))
 }
 
-/// The version of the linked C library, e.g. "1.4.0".
+/// The version of the linked C library, e.g. "1.5.0".
 pub fn version() -> &'static str {
     // SAFETY: ttt_version_string returns a static NUL-terminated string.
     unsafe { CStr::from_ptr(sys::ttt_version_string()) }
@@ -204,7 +204,7 @@ pub fn version() -> &'static str {
 }
 
 /// The version of the linked C library as a number, `MAJOR * 10000 +
-/// MINOR * 100 + PATCH` (10400 for 1.4.0); compare with
+/// MINOR * 100 + PATCH` (10500 for 1.5.0); compare with
 /// [`sys::TTT_VERSION_NUMBER`] to catch a header/library mismatch.
 pub fn version_number() -> i32 {
     // SAFETY: no arguments, no state.

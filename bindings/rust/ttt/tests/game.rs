@@ -220,7 +220,7 @@ fn cell_names_and_version() {
     assert_eq!(ttt::parse_cell("C3").unwrap(), (2, 2));
     assert_eq!(ttt::cell_name(1024, 0).unwrap_err().kind(), ErrorKind::OffBoard);
     assert_eq!(ttt::version_number(), ttt::sys::TTT_VERSION_NUMBER);
-    assert_eq!(ttt::version(), "1.4.0");
+    assert_eq!(ttt::version(), "1.5.0");
 }
 
 #[test]
