@@ -315,13 +315,14 @@ static struct store_event *entry_log(const struct game_entry *e, size_t *count)
     for (int i = 0; i < ply; i++) {
         int mark, row, col;
         ttt_move_at(e->game, i, &mark, &row, &col);
-        log[i] = (struct store_event){i, STORE_MOVE, mark, row * width + col, 0};
+        log[i] = (struct store_event){i, STORE_MOVE, mark, row * width + col, 0, 0, {-1, -1}};
     }
     if (extra) {
         int state = ttt_state(e->game);
         log[ply] = (struct store_event){ply, ending == TTT_END_RESIGN ? STORE_RESIGN : STORE_DRAW,
                                         ending != TTT_END_RESIGN ? 0
-                                        : state == TTT_X_WON ? TTT_O : TTT_X, -1, 0};
+                                        : state == TTT_X_WON ? TTT_O : TTT_X, -1, 0, 0,
+                                        {-1, -1}};
     }
     *count = (size_t)ply + (size_t)extra;
     log[*count - 1].finish_order = e->finish_order;

@@ -108,6 +108,8 @@ void state_text(struct text *t, const struct game_entry *entry, const ttt_game *
 struct reply text_reply(int http, struct text *t);
 char *record_of(const ttt_game *game);
 
+/* play.c: the wall clock, Unix milliseconds (what a log entry's at_ms holds). */
+long long wall_ms(void);
 /* play.c: applies and commits one move with entry->lock held; the libttt
  * status, or 1 if the store failed (nothing changed then). */
 int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark,

@@ -25,6 +25,13 @@ int game_seat_for_token(const struct game_entry *entry, const char *token, size_
     return seat;
 }
 
+long long wall_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 static long long finish_order_if_over(struct manager *mgr, struct game_entry *entry)
 {
     if (ttt_state(entry->game) == TTT_IN_PROGRESS)
@@ -52,7 +59,7 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
         return rc; /* rejected, or a retry of a move already stored */
     long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col,
-                             order};
+                             order, wall_ms(), {-1, -1}};
     int stored = manager_store_event(mgr, entry, &ev);
     if (stored != 0) {
         ttt_undo(entry->game);
@@ -229,7 +236,7 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
         return ttt_error_reply(409, rc, "%s", ttt_strerror(rc));
     long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1,
-                             order};
+                             order, wall_ms(), {-1, -1}};
     if (manager_store_event(mgr, entry, &ev) != 0) {
         ttt_undo(entry->game);
         return error_reply(503, "store_failed", 503, "the store failed; retry");

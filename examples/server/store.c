@@ -101,14 +101,15 @@ static void scrub(const char *where, char *msg, size_t cap)
 
 char *store_log_text(const struct store_event *log, size_t count)
 {
-    char *text = malloc(count * 36 + 1);
+    char *text = malloc(count * 100 + 1);
     size_t len = 0;
     if (!text)
         return NULL;
     text[0] = '\0';
     for (size_t i = 0; i < count; i++)
-        len += (size_t)sprintf(text + len, "%s%d %d %d", i ? ";" : "", log[i].kind,
-                               log[i].mark, log[i].cell);
+        len += (size_t)sprintf(text + len, "%s%d %d %d %lld %lld %lld", i ? ";" : "",
+                               log[i].kind, log[i].mark, log[i].cell, log[i].at_ms,
+                               log[i].clock_ms[0], log[i].clock_ms[1]);
     return text;
 }
 
@@ -118,19 +119,26 @@ long store_parse_log(const char *text, struct store_event *events, size_t cap)
     if (*text == '\0')
         return 0;
     for (;;) {
-        long v[3];
-        for (int i = 0; i < 3; i++) {
+        /* kind mark cell, then (since clocks) at_ms x_clock_ms o_clock_ms */
+        long long v[6] = {0, 0, 0, 0, -1, -1};
+        int fields = 0;
+        for (int i = 0; i < 6; i++) {
             char *end;
             errno = 0;
-            v[i] = strtol(text, &end, 10);
-            if (end == text || errno || v[i] < INT_MIN || v[i] > INT_MAX ||
-                (i < 2 && *end != ' '))
+            v[i] = strtoll(text, &end, 10);
+            if (end == text || errno || (i < 3 && (v[i] < INT_MIN || v[i] > INT_MAX)))
                 return -1;
-            text = i < 2 ? end + 1 : end;
+            text = end;
+            fields++;
+            if (*text != ' ' || i == 5)
+                break;
+            text++;
         }
-        if (n == cap || v[0] < 0 || v[0] > 2 || v[1] < -1 || v[1] > 1)
+        if ((fields != 3 && fields != 6) || n == cap || v[0] < 0 || v[0] > STORE_FLAG ||
+            v[1] < -1 || v[1] > 1 || v[3] < 0 || v[4] < -1 || v[5] < -1)
             return -1;
-        events[n] = (struct store_event){(int)n, (int)v[0], (int)v[1], (int)v[2], 0};
+        events[n] = (struct store_event){(int)n, (int)v[0], (int)v[1], (int)v[2], 0, v[3],
+                                         {v[4], v[5]}};
         n++;
         if (*text == '\0')
             return (long)n;

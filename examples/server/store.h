@@ -32,19 +32,26 @@ struct store_game {
     long long budget[2];
     char name[2][72];
     char token[2][40];
+    /* The time control, all 0 for none: Fischer (initial_s, increment_s) or
+     * correspondence (days_per_move). */
+    int clock_initial_s, clock_increment_s, clock_days_per_move;
 };
 
 /* One entry of a game's log: a move (cell = row * width + col) or an ending
- * that is not a move (resign by mark, agreed draw). seq orders the log. The
- * entry that ends the game carries finish_order > 0, the order in which
- * games finished (the ratings replay them in it); 0 on every other entry. */
-enum store_event_kind { STORE_MOVE = 0, STORE_RESIGN = 1, STORE_DRAW = 2 };
+ * that is not a move (resign by mark, agreed draw, a flag fall: mark's time
+ * ran out; a loss for mark, or a draw if the other side can no longer make
+ * any line, as the position says). seq orders the log. The entry that ends
+ * the game carries finish_order > 0, the order in which games finished (the
+ * ratings replay them in it); 0 on every other entry. */
+enum store_event_kind { STORE_MOVE = 0, STORE_RESIGN = 1, STORE_DRAW = 2, STORE_FLAG = 3 };
 struct store_event {
     int seq;
     int kind;
     int mark; /* 1 = x, -1 = o; 0 for an agreed draw */
     int cell;
     long long finish_order;
+    long long at_ms;       /* wall clock (Unix ms) when it was applied; 0 if unknown */
+    long long clock_ms[2]; /* x's [0] and o's [1] time left after it; -1 without a clock */
 };
 
 /* Results of the write calls. */

@@ -25,8 +25,10 @@ struct store_ops {
 };
 
 /* A finished game's log as both stores keep it in one text column: "kind
- * mark cell" per entry, entries joined by ';' (the seq is the position, the
- * finish order is the row's). malloc'ed, or NULL. */
+ * mark cell at_ms x_clock_ms o_clock_ms" per entry (a log written before
+ * clocks has "kind mark cell", read as at_ms 0 and no clock), entries
+ * joined by ';' (the seq is the position, the finish order is the row's).
+ * malloc'ed, or NULL. */
 char *store_log_text(const struct store_event *log, size_t count);
 /* Parses such a text into events (cap of them, seq from 0, finish order 0);
  * their count, or -1 if the text is not one. */

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_SCHEMA_VERSION 1
+#define PG_SCHEMA_VERSION 2
 
 /* Writes go through one connection, used by the queue's writer thread
  * alone: it commits every write that arrived while the last commit was in
@@ -47,9 +47,23 @@ static const char *const schema_v1[] = {
     "CREATE INDEX ttt_finished_order ON ttt_finished (finish_order)",
 };
 
+/* Version 2 adds clocks: a game's time control (all 0: none), and on each
+ * log entry the wall-clock time it was applied and both sides' time left
+ * after it (-1: no clock); a finished game's log text carries these too. */
+static const char *const schema_v2[] = {
+    "ALTER TABLE ttt_games ADD COLUMN clock_initial_s integer NOT NULL DEFAULT 0,"
+    " ADD COLUMN clock_increment_s integer NOT NULL DEFAULT 0,"
+    " ADD COLUMN clock_days_per_move integer NOT NULL DEFAULT 0",
+    "ALTER TABLE ttt_moves ADD COLUMN at_ms bigint NOT NULL DEFAULT 0,"
+    " ADD COLUMN x_clock_ms bigint NOT NULL DEFAULT -1,"
+    " ADD COLUMN o_clock_ms bigint NOT NULL DEFAULT -1",
+};
+
 #define GAME_COLUMNS                                                                           \
     "id, width, height, k, gravity, misere, early_draw, ply_limit, rated, x_kind, o_kind,"     \
-    " x_budget, o_budget, x_name, o_name, x_token, o_token"
+    " x_budget, o_budget, x_name, o_name, x_token, o_token, clock_initial_s, clock_increment_s,"  \
+    " clock_days_per_move"
+#define EVENT_COLUMNS "seq, kind, mark, cell, finish_order, at_ms, x_clock_ms, o_clock_ms"
 
 /* The prepared statements, by name. */
 static const char *const statements[][2] = {
@@ -57,9 +71,11 @@ static const char *const statements[][2] = {
      * abort the transaction and so every write of the group: it inserts
      * nothing, which the count of rows tells. */
     {"add_game", "INSERT INTO ttt_games (" GAME_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7,"
-                 " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (id) DO NOTHING"},
-    {"add_event", "INSERT INTO ttt_moves (game_id, seq, kind, mark, cell, finish_order)"
-                  " VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game_id, seq) DO NOTHING"},
+                 " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
+                 " ON CONFLICT (id) DO NOTHING"},
+    {"add_event", "INSERT INTO ttt_moves (game_id, " EVENT_COLUMNS ")"
+                  " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+                  " ON CONFLICT (game_id, seq) DO NOTHING"},
     {"add_finished", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                      " VALUES ($1, $2, $3, $4)"},
     {"add_finished_old", "INSERT INTO ttt_finished (id, finish_order, state, log)"
@@ -75,12 +91,12 @@ static const char *const read_statements[][2] = {
     {"scan_games", "SELECT " GAME_COLUMNS " FROM ttt_games g"
                    " WHERE NOT EXISTS (SELECT 1 FROM ttt_finished f WHERE f.id = g.id)"
                    " ORDER BY pos"},
-    {"scan_moves", "SELECT game_id, seq, kind, mark, cell, finish_order FROM ttt_moves m"
+    {"scan_moves", "SELECT game_id, " EVENT_COLUMNS " FROM ttt_moves m"
                    " WHERE NOT EXISTS (SELECT 1 FROM ttt_finished f WHERE f.id = m.game_id)"
                    " ORDER BY pos"},
     {"load_finished", "SELECT " GAME_COLUMNS ", f.finish_order, f.state, f.log"
                       " FROM ttt_finished f JOIN ttt_games g USING (id) WHERE id = $1"},
-    {"load_log", "SELECT seq, kind, mark, cell, finish_order FROM ttt_moves"
+    {"load_log", "SELECT " EVENT_COLUMNS " FROM ttt_moves"
                  " WHERE game_id = $1 AND seq >= $2 ORDER BY seq"},
     {"load_results", "SELECT id, f.finish_order, g.rated, g.x_name, g.o_name, f.state,"
                      " g.width, g.height, g.k, g.gravity, g.misere, g.ply_limit"
@@ -196,6 +212,13 @@ static int migrate(struct pg_store *s, char *err, size_t err_len)
         if (run_ok(c, "INSERT INTO ttt_schema VALUES (1)", shown, err, err_len) != 0)
             goto fail;
     }
+    if (version < 2) {
+        for (size_t i = 0; i < sizeof schema_v2 / sizeof *schema_v2; i++)
+            if (run_ok(c, schema_v2[i], shown, err, err_len) != 0)
+                goto fail;
+        if (run_ok(c, "UPDATE ttt_schema SET version = 2", shown, err, err_len) != 0)
+            goto fail;
+    }
     return run_ok(c, "COMMIT", shown, err, err_len);
 fail:
     PQclear(PQexec(c, "ROLLBACK"));
@@ -291,10 +314,15 @@ static void revive(struct pg_store *s, char *error, size_t cap)
                 cap);
 }
 
-static void game_values(const struct store_game *g, char buf[16][24], const char *v[17])
+static void game_values(const struct store_game *g, char buf[16][24], const char *v[20])
 {
     int ints[] = {g->width, g->height, g->k, g->gravity, g->misere, g->early_draw, g->ply_limit,
                   g->rated};
+    int clock[] = {g->clock_initial_s, g->clock_increment_s, g->clock_days_per_move};
+    for (int i = 0; i < 3; i++) {
+        snprintf(buf[10 + i], sizeof buf[10 + i], "%d", clock[i]);
+        v[17 + i] = buf[10 + i];
+    }
     v[0] = g->id;
     for (int i = 0; i < 8; i++) {
         snprintf(buf[i], sizeof buf[i], "%d", ints[i]);
@@ -333,15 +361,18 @@ static long add_finished_row(struct pg_store *s, const char *stmt, const struct 
 static int add_event_rows(struct pg_store *s, struct store_write *w, char *error, size_t cap)
 {
     const struct store_event *ev = w->event;
-    char seq[16], kind[16], mark[16], cell[16], order[24], sqlstate[6];
+    char seq[16], kind[16], mark[16], cell[16], order[24], at[24], clock[2][24], sqlstate[6];
     snprintf(seq, sizeof seq, "%d", ev->seq);
     snprintf(kind, sizeof kind, "%d", ev->kind);
     snprintf(mark, sizeof mark, "%d", ev->mark);
     snprintf(cell, sizeof cell, "%d", ev->cell);
     snprintf(order, sizeof order, "%lld", ev->finish_order);
-    const char *v[] = {w->game_id, seq, kind, mark, cell, order};
+    snprintf(at, sizeof at, "%lld", ev->at_ms);
+    for (int m = 0; m < 2; m++)
+        snprintf(clock[m], sizeof clock[m], "%lld", ev->clock_ms[m]);
+    const char *v[] = {w->game_id, seq, kind, mark, cell, order, at, clock[0], clock[1]};
     if (!w->finished) {
-        long rows = exec_write(s, "add_event", 6, v, error, cap, sqlstate);
+        long rows = exec_write(s, "add_event", 9, v, error, cap, sqlstate);
         if (rows < 0)
             return WRITE_ABORTED;
         w->result = rows == 0 ? STORE_CONFLICT : STORE_OK;
@@ -349,7 +380,7 @@ static int add_event_rows(struct pg_store *s, struct store_write *w, char *error
     }
     if (exec_write(s, "savepoint", 0, NULL, error, cap, sqlstate) < 0)
         return WRITE_ABORTED;
-    long rows = exec_write(s, "add_event", 6, v, error, cap, sqlstate);
+    long rows = exec_write(s, "add_event", 9, v, error, cap, sqlstate);
     if (rows > 0)
         rows = add_finished_row(s, "add_finished", w->finished, error, cap, sqlstate);
     w->result = rows > 0 ? STORE_OK : rows == 0 || strcmp(sqlstate, "23505") == 0
@@ -367,10 +398,10 @@ static int add_event_rows(struct pg_store *s, struct store_write *w, char *error
 static int run_one(struct pg_store *s, struct store_write *w, char *error, size_t cap)
 {
     char buf[16][24], sqlstate[6];
-    const char *v[17];
+    const char *v[20];
     if (w->game) {
         game_values(w->game, buf, v);
-        long rows = exec_write(s, "add_game", 17, v, error, cap, sqlstate);
+        long rows = exec_write(s, "add_game", 20, v, error, cap, sqlstate);
         if (rows < 0)
             return WRITE_ABORTED;
         w->result = rows == 0 ? STORE_CONFLICT : STORE_OK;
@@ -462,8 +493,10 @@ static int text_at(const PGresult *res, int row, int i, char *dst, size_t cap)
 static int read_game(const PGresult *res, int row, struct store_game *g)
 {
     memset(g, 0, sizeof *g);
-    long long v[8], b[2];
+    long long v[8], b[2], clock[3];
     int bad = text_at(res, row, 0, g->id, sizeof g->id);
+    for (int i = 0; i < 3; i++)
+        bad |= int_at(res, row, 17 + i, 0, INT_MAX, &clock[i]);
     for (int i = 0; i < 8; i++)
         bad |= int_at(res, row, 1 + i, INT_MIN, INT_MAX, &v[i]);
     for (int m = 0; m < 2; m++) {
@@ -478,6 +511,24 @@ static int read_game(const PGresult *res, int row, struct store_game *g)
     g->misere = (int)v[4], g->early_draw = (int)v[5], g->ply_limit = (int)v[6];
     g->rated = (int)v[7];
     g->budget[0] = b[0], g->budget[1] = b[1];
+    g->clock_initial_s = (int)clock[0], g->clock_increment_s = (int)clock[1];
+    g->clock_days_per_move = (int)clock[2];
+    return 0;
+}
+
+/* A log entry's columns (EVENT_COLUMNS from first); 0, or -1 if one holds
+ * a bad value. */
+static int read_event(const PGresult *res, int row, int first, struct store_event *ev)
+{
+    long long e[8];
+    static const long long lo[8] = {0, 0, -1, -1, 0, 0, -1, -1};
+    static const long long hi[8] = {INT_MAX, STORE_FLAG, 1, INT_MAX, LLONG_MAX, LLONG_MAX,
+                                    LLONG_MAX, LLONG_MAX};
+    for (int i = 0; i < 8; i++)
+        if (int_at(res, row, first + i, lo[i], hi[i], &e[i]) != 0)
+            return -1;
+    *ev = (struct store_event){(int)e[0], (int)e[1], (int)e[2], (int)e[3], e[4], e[5],
+                               {e[6], e[7]}};
     return 0;
 }
 
@@ -531,18 +582,13 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
         rc = -1;
     for (int r = 0; res && rc == 0 && r < PQntuples(res); r++) {
         char id[24];
-        long long v[5];
-        int bad = text_at(res, r, 0, id, sizeof id);
-        bad |= int_at(res, r, 1, 0, INT_MAX, &v[0]) | int_at(res, r, 2, 0, 2, &v[1]);
-        bad |= int_at(res, r, 3, -1, 1, &v[2]) | int_at(res, r, 4, -1, INT_MAX, &v[3]);
-        bad |= int_at(res, r, 5, 0, LLONG_MAX, &v[4]);
-        if (bad) {
+        struct store_event e;
+        if (text_at(res, r, 0, id, sizeof id) != 0 || read_event(res, r, 1, &e) != 0) {
             snprintf(err, err_len, "%s: ttt_moves row %d (game %.40s) holds a bad value",
                      s->shown, r + 1, PQgetvalue(res, r, 0));
             rc = -1;
             break;
         }
-        struct store_event e = {(int)v[0], (int)v[1], (int)v[2], (int)v[3], v[4]};
         if (on_event(user, id, &e) != 0) {
             rc = -1;
             err[0] = '\0';
@@ -569,12 +615,12 @@ static int pg_load_game(struct store *base, const char *id, store_game_fn on_gam
     }
     struct store_game g;
     long long order;
-    const char *log = PQgetvalue(res, 0, 19);
+    const char *log = PQgetvalue(res, 0, 22);
     size_t cap = strlen(log) / 6 + 1;
     struct store_event *events = calloc(cap, sizeof *events);
     long n = events ? store_parse_log(log, events, cap) : -1;
     int rc = 1;
-    if (read_game(res, 0, &g) != 0 || int_at(res, 0, 17, 1, LLONG_MAX, &order) != 0 || n < 1) {
+    if (read_game(res, 0, &g) != 0 || int_at(res, 0, 20, 1, LLONG_MAX, &order) != 0 || n < 1) {
         snprintf(err, err_len, "%s: the finished game %.24s holds a bad value", s->shown, id);
         rc = -1;
     } else {
@@ -606,16 +652,13 @@ static int pg_load_log(struct store *base, const char *id, int from, store_event
         return -1;
     int n = PQntuples(res);
     for (int r = 0; r < n; r++) {
-        long long e[5];
-        if (int_at(res, r, 0, 0, INT_MAX, &e[0]) || int_at(res, r, 1, 0, 2, &e[1]) ||
-            int_at(res, r, 2, -1, 1, &e[2]) || int_at(res, r, 3, -1, INT_MAX, &e[3]) ||
-            int_at(res, r, 4, 0, LLONG_MAX, &e[4])) {
+        struct store_event ev;
+        if (read_event(res, r, 0, &ev) != 0) {
             snprintf(err, err_len, "%s: game %.24s: log entry %d holds a bad value", s->shown,
                      id, r);
             n = -1;
             break;
         }
-        struct store_event ev = {(int)e[0], (int)e[1], (int)e[2], (int)e[3], e[4]};
         if (on_event(user, id, &ev) != 0) {
             err[0] = '\0';
             n = -1;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 3
+#define SCHEMA_VERSION 4
 
 static const char *const schema_v2 =
     "CREATE TABLE games ("
@@ -57,7 +57,21 @@ static const char *const schema_v3 =
     " x_name TEXT NOT NULL, o_name TEXT NOT NULL, x_token TEXT NOT NULL,"
     " o_token TEXT NOT NULL, log TEXT NOT NULL) WITHOUT ROWID;";
 
-/* Binds a store_game's 17 columns from parameter first on. */
+/* Version 4 adds clocks: a game's time control (all 0: none), and on each
+ * log entry the wall-clock time it was applied and both sides' time left
+ * after it (-1: no clock); a finished game's log text carries these too. */
+static const char *const schema_v4 =
+    "ALTER TABLE games ADD COLUMN clock_initial_s INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN clock_increment_s INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE games ADD COLUMN clock_days_per_move INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE finished ADD COLUMN clock_initial_s INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE finished ADD COLUMN clock_increment_s INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE finished ADD COLUMN clock_days_per_move INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE moves ADD COLUMN at_ms INTEGER NOT NULL DEFAULT 0;"
+    "ALTER TABLE moves ADD COLUMN x_clock_ms INTEGER NOT NULL DEFAULT -1;"
+    "ALTER TABLE moves ADD COLUMN o_clock_ms INTEGER NOT NULL DEFAULT -1;";
+
+/* Binds a store_game's 20 columns from parameter first on. */
 static int bind_game(sqlite3_stmt *st, int first, const struct store_game *g)
 {
     int rc = sqlite3_bind_text(st, first, g->id, -1, SQLITE_STATIC);
@@ -71,6 +85,9 @@ static int bind_game(sqlite3_stmt *st, int first, const struct store_game *g)
         rc |= sqlite3_bind_text(st, first + 13 + s, g->name[s], -1, SQLITE_STATIC);
         rc |= sqlite3_bind_text(st, first + 15 + s, g->token[s], -1, SQLITE_STATIC);
     }
+    int clock[] = {g->clock_initial_s, g->clock_increment_s, g->clock_days_per_move};
+    for (int i = 0; i < 3; i++)
+        rc |= sqlite3_bind_int(st, first + 17 + i, clock[i]);
     return rc;
 }
 
@@ -98,9 +115,9 @@ static int insert_finished(struct sqlite_store *store, const struct store_finish
         return SQLITE_NOMEM;
     }
     int bound = bind_game(st, 1, f->game);
-    bound |= sqlite3_bind_int64(st, 18, f->finish_order);
-    bound |= sqlite3_bind_int(st, 19, f->state);
-    bound |= sqlite3_bind_text(st, 20, log, -1, SQLITE_STATIC);
+    bound |= sqlite3_bind_int64(st, 21, f->finish_order);
+    bound |= sqlite3_bind_int(st, 22, f->state);
+    bound |= sqlite3_bind_text(st, 23, log, -1, SQLITE_STATIC);
     int rc = step_once(store, st, bound, error, cap, ext);
     free(log);
     return rc;
@@ -131,6 +148,9 @@ static int run_one(struct sqlite_store *store, const struct store_write *p, char
         bound |= sqlite3_bind_int(st, 4, p->event->mark);
         bound |= sqlite3_bind_int(st, 5, p->event->cell);
         bound |= sqlite3_bind_int64(st, 6, p->event->finish_order);
+        bound |= sqlite3_bind_int64(st, 7, p->event->at_ms);
+        bound |= sqlite3_bind_int64(st, 8, p->event->clock_ms[0]);
+        bound |= sqlite3_bind_int64(st, 9, p->event->clock_ms[1]);
         rc = step_once(store, st, bound, error, cap, &ext);
         if (two && rc == SQLITE_DONE)
             rc = insert_finished(store, p->finished, error, cap, &ext);
@@ -251,11 +271,15 @@ static int migrate(struct sqlite_store *store, char *err, size_t err_len)
                          err_len) == 0;
     /* From version 2 on, only the table of finished games is new: the
      * first load finds their games finished and copies them into it. */
-    if (ok)
+    if (ok && version < 3)
         ok = exec_or_say(db, store->path, "creating the table of finished games", schema_v3,
                          err, err_len) == 0;
+    /* Version 4's clock columns: the rows before it have no clock. */
     if (ok)
-        ok = exec_or_say(db, store->path, "migrating", "PRAGMA user_version = 3; COMMIT", err,
+        ok = exec_or_say(db, store->path, "adding the clock columns", schema_v4, err,
+                         err_len) == 0;
+    if (ok)
+        ok = exec_or_say(db, store->path, "migrating", "PRAGMA user_version = 4; COMMIT", err,
                          err_len) == 0;
     if (!ok) {
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -400,15 +424,17 @@ static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, 
     if (sqlite3_prepare_v2(store->db,
             "INSERT INTO games (id, width, height, k, gravity, misere, early_draw,"
             " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name,"
-            " x_token, o_token) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " x_token, o_token, clock_initial_s, clock_increment_s, clock_days_per_move)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             -1, &store->insert_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(store->db,
-            "INSERT INTO moves (game_id, seq, kind, mark, cell, finish_order)"
-            " VALUES (?,?,?,?,?,?)", -1, &store->insert_event, NULL) != SQLITE_OK ||
+            "INSERT INTO moves (game_id, seq, kind, mark, cell, finish_order, at_ms,"
+            " x_clock_ms, o_clock_ms) VALUES (?,?,?,?,?,?,?,?,?)", -1, &store->insert_event, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(store->db,
             "INSERT OR IGNORE INTO finished (id, width, height, k, gravity, misere, early_draw,"
             " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token,"
-            " o_token, finish_order, state, log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " o_token, clock_initial_s, clock_increment_s, clock_days_per_move, finish_order,"
+            " state, log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             -1, &store->insert_finished, NULL) != SQLITE_OK) {
         snprintf(err, err_len, "%s: preparing statements: %s", path, sqlite3_errmsg(store->db));
         goto fail;

@@ -10,15 +10,18 @@
  * from after the rowid bound to ?1; finished games stay on disk. */
 static const char *const scan_games_sql =
     "SELECT rowid, id, width, height, k, gravity, misere, early_draw, ply_limit, rated,"
-    " x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token, o_token FROM games"
+    " x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token, o_token,"
+    " clock_initial_s, clock_increment_s, clock_days_per_move FROM games"
     " WHERE rowid > ?1 AND id NOT IN (SELECT id FROM finished) ORDER BY rowid";
 static const char *const scan_moves_sql =
-    "SELECT rowid, game_id, seq, kind, mark, cell, finish_order FROM moves"
+    "SELECT rowid, game_id, seq, kind, mark, cell, finish_order, at_ms, x_clock_ms,"
+    " o_clock_ms FROM moves"
     " WHERE rowid > ?1 AND (typeof(game_id) <> 'text' OR game_id NOT IN (SELECT id FROM finished))"
     " ORDER BY rowid";
 const char sqlite_load_finished_sql[] =
     "SELECT id, width, height, k, gravity, misere, early_draw, ply_limit, rated, x_kind, o_kind,"
-    " x_budget, o_budget, x_name, o_name, x_token, o_token, finish_order, state, log"
+    " x_budget, o_budget, x_name, o_name, x_token, o_token, clock_initial_s,"
+    " clock_increment_s, clock_days_per_move, finish_order, state, log"
     " FROM finished WHERE id = ?1";
 
 /* A text column into dst (cap bytes with its NUL); -1 if it is not text,
@@ -105,20 +108,28 @@ static int read_game(sqlite3_stmt *st, int base, struct store_game *g)
         if (column_text(st, base + 15 + s, g->token[s], sizeof g->token[s]) != 0)
             return base + 15 + s;
     }
+    int *clock[] = {&g->clock_initial_s, &g->clock_increment_s, &g->clock_days_per_move};
+    for (int i = 0; i < 3; i++) {
+        if (column_int(st, base + 17 + i, 0, INT_MAX, &v) != 0)
+            return base + 17 + i;
+        *clock[i] = (int)v;
+    }
     return -1;
 }
 
-/* A moves row's event columns (seq, kind, mark, cell, finish_order from
- * base); the column at fault, or -1. */
+/* A moves row's event columns (seq, kind, mark, cell, finish_order, at_ms,
+ * x_clock_ms, o_clock_ms from base); the column at fault, or -1. */
 static int read_event(sqlite3_stmt *st, int base, struct store_event *e)
 {
-    long long v[5];
-    static const long long lo[5] = {0, 0, -1, -1, 0};
-    static const long long hi[5] = {INT_MAX, 2, 1, INT_MAX, LLONG_MAX};
-    for (int i = 0; i < 5; i++)
+    long long v[8];
+    static const long long lo[8] = {0, 0, -1, -1, 0, 0, -1, -1};
+    static const long long hi[8] = {INT_MAX, STORE_FLAG, 1, INT_MAX, LLONG_MAX, LLONG_MAX,
+                                    LLONG_MAX, LLONG_MAX};
+    for (int i = 0; i < 8; i++)
         if (column_int(st, base + i, lo[i], hi[i], &v[i]) != 0)
             return base + i;
-    *e = (struct store_event){(int)v[0], (int)v[1], (int)v[2], (int)v[3], v[4]};
+    *e = (struct store_event){(int)v[0], (int)v[1], (int)v[2], (int)v[3], v[4], v[5],
+                              {v[6], v[7]}};
     return -1;
 }
 
@@ -309,16 +320,16 @@ int sqlite_load_game(struct sqlite_store *store, const char *id, store_game_fn o
     if (rc == SQLITE_ROW) {
         int col = read_game(st, 0, &g);
         long long order = 0, state;
-        int log_is_text = sqlite3_column_type(st, 19) == SQLITE_TEXT; /* before reading it */
-        const char *log = (const char *)sqlite3_column_text(st, 19);
-        int bytes = sqlite3_column_bytes(st, 19);
-        if (col < 0 && (column_int(st, 17, 1, LLONG_MAX, &order) != 0 ||
-                        column_int(st, 18, 1, 3, &state) != 0))
-            col = column_int(st, 17, 1, LLONG_MAX, &order) != 0 ? 17 : 18;
+        int log_is_text = sqlite3_column_type(st, 22) == SQLITE_TEXT; /* before reading it */
+        const char *log = (const char *)sqlite3_column_text(st, 22);
+        int bytes = sqlite3_column_bytes(st, 22);
+        if (col < 0 && (column_int(st, 20, 1, LLONG_MAX, &order) != 0 ||
+                        column_int(st, 21, 1, 3, &state) != 0))
+            col = column_int(st, 20, 1, LLONG_MAX, &order) != 0 ? 20 : 21;
         if (col < 0 && (!log_is_text || !log ||
                         !(events = malloc(((size_t)bytes / 6 + 1) * sizeof *events)) ||
                         (count = store_parse_log(log, events, (size_t)bytes / 6 + 1)) <= 0))
-            col = 19;
+            col = 22;
         if (col >= 0) {
             say_column(why, sizeof why, "finished", 0, st, col);
             snprintf(err, err_len, "%s: game %s: %s", store->path, id, strchr(why, ':') + 2);
@@ -408,7 +419,8 @@ int sqlite_load_log(struct sqlite_store *store, const char *id, int from, store_
     sqlite3_stmt *st = NULL;
     int count = 0;
     pthread_mutex_lock(&store->read_lock);
-    int rc = sqlite3_prepare_v2(store->rdb, "SELECT seq, kind, mark, cell, finish_order FROM moves"
+    int rc = sqlite3_prepare_v2(store->rdb, "SELECT seq, kind, mark, cell, finish_order, at_ms,"
+                                " x_clock_ms, o_clock_ms FROM moves"
                                 " WHERE game_id = ?1 AND seq >= ?2 ORDER BY seq", -1, &st, NULL);
     if (rc == SQLITE_OK)
         rc = sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT) | sqlite3_bind_int(st, 2, from);

@@ -150,7 +150,7 @@ def test_the_password_is_never_shown(tmp_path, cluster, db):
     # The schema carries its version and (game_id, seq) is the log's key.
     ok = node(tmp_path, db, "ok").start()
     assert ok.stop() == 0
-    assert cluster.psql(name, "SELECT version FROM ttt_schema").strip() == "1"
+    assert cluster.psql(name, "SELECT version FROM ttt_schema").strip() == "2"
     key = cluster.psql(name, "SELECT pg_get_constraintdef(oid) FROM pg_constraint"
                              " WHERE conrelid = 'ttt_moves'::regclass AND contype = 'p'")
     assert key.strip() == "PRIMARY KEY (game_id, seq)"
@@ -188,3 +188,50 @@ def test_a_conflict_fails_only_its_own_write(tmp_path, db, cluster):
         a.kill()
         if b:
             b.kill()
+
+
+PG_SCHEMA_V1 = """
+CREATE TABLE ttt_schema (version integer NOT NULL);
+INSERT INTO ttt_schema VALUES (1);
+CREATE TABLE ttt_games (id text PRIMARY KEY, pos bigserial NOT NULL,
+ width integer NOT NULL, height integer NOT NULL, k integer NOT NULL,
+ gravity integer NOT NULL, misere integer NOT NULL, early_draw integer NOT NULL,
+ ply_limit integer NOT NULL, rated integer NOT NULL, x_kind text NOT NULL,
+ o_kind text NOT NULL, x_budget bigint NOT NULL, o_budget bigint NOT NULL,
+ x_name text NOT NULL, o_name text NOT NULL, x_token text NOT NULL, o_token text NOT NULL);
+CREATE TABLE ttt_moves (game_id text NOT NULL REFERENCES ttt_games (id), seq integer NOT NULL,
+ pos bigserial NOT NULL, kind integer NOT NULL, mark integer NOT NULL,
+ cell integer NOT NULL, finish_order bigint NOT NULL DEFAULT 0, PRIMARY KEY (game_id, seq));
+CREATE TABLE ttt_finished (id text PRIMARY KEY REFERENCES ttt_games (id),
+ finish_order bigint NOT NULL, state integer NOT NULL, log text NOT NULL);
+CREATE INDEX ttt_finished_order ON ttt_finished (finish_order);
+INSERT INTO ttt_games (id, width, height, k, gravity, misere, early_draw, ply_limit, rated,
+ x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token, o_token) VALUES
+ ('live', 3, 3, 3, 0, 0, 0, 0, 0, 'human', 'human', 0, 0, 'Ana', 'Bo', '%s', '%s'),
+ ('done', 3, 3, 3, 0, 0, 0, 0, 0, 'human', 'human', 0, 0, 'Ana', 'Bo', '%s', '%s');
+INSERT INTO ttt_moves (game_id, seq, kind, mark, cell, finish_order) VALUES
+ ('live', 0, 0, 1, 4, 0), ('done', 0, 0, 1, 4, 0), ('done', 1, 1, -1, -1, 1);
+INSERT INTO ttt_finished VALUES ('done', 1, 1, '0 1 4;1 -1 -1');
+""" % ("x" * 32, "o" * 32, "x" * 32, "o" * 32)
+
+
+def test_a_version_1_schema_is_migrated_to_clocks(tmp_path, cluster, db):
+    name = db.rsplit("/", 1)[1]
+    cluster.psql(name, PG_SCHEMA_V1)
+    srv = node(tmp_path, db, "v1").start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=10) as c:
+            live = c.get("/api/games/live").json()
+            assert live["moves"] == ["b2"] and live["state"] == "in_progress"
+            assert "clock" not in live  # no clock: the state as before clocks
+            done = c.get("/api/games/done").json()  # its log text from before clocks
+            assert (done["state"], done["ending"]) == ("x_won", "resign")
+            assert c.post("/api/games/live/moves", headers=auth("o" * 32),
+                          json={"ply": 1, "cell": "a1"}).status_code == 200
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+    assert cluster.psql(name, "SELECT version FROM ttt_schema").strip() == "2"
+    row = cluster.psql(name, "SELECT at_ms > 0, x_clock_ms, o_clock_ms FROM ttt_moves"
+                             " WHERE game_id = 'live' AND seq = 1")
+    assert row.strip() == "t|-1|-1"
