@@ -8,6 +8,7 @@
 
 #include "accounts.h"
 #include "http.h"
+#include "lobby.h"
 #include "rated.h"
 
 /* A request in progress: its body, read up to the cap. */
@@ -54,6 +55,16 @@ char *reply_line(struct reply r, size_t *len)
     line[n + 1] = '\0';
     *len = n + 1;
     return line;
+}
+
+json_t *reply_json(struct reply r)
+{
+    if (!r.text)
+        return r.body;
+    json_t *v = json_loads(r.text, 0, NULL);
+    free(r.text);
+    json_decref(r.body);
+    return v;
 }
 
 enum MHD_Result send_reply(struct MHD_Connection *conn, struct reply r)
@@ -195,7 +206,7 @@ void http_sweep(struct server *srv)
 }
 
 /* Counts a new stream from addr: 0, or the HTTP status refusing it. */
-static int stream_open(struct server *srv, const struct addr_key *addr)
+static int stream_count(struct server *srv, const struct addr_key *addr)
 {
     int refused = 0;
     pthread_mutex_lock(&srv->lock);
@@ -227,7 +238,7 @@ static int stream_open(struct server *srv, const struct addr_key *addr)
     return refused;
 }
 
-static void stream_close(struct server *srv, const struct addr_key *addr)
+void stream_close(struct server *srv, const struct addr_key *addr)
 {
     pthread_mutex_lock(&srv->lock);
     for (unsigned i = 0; i < srv->max_streams; i++)
@@ -289,20 +300,44 @@ static void stream_free(void *cls)
     free(s);
 }
 
+int stream_open(struct server *srv, struct MHD_Connection *conn, struct addr_key *addr,
+                struct reply *err)
+{
+    address_of(conn, addr);
+    int refused = stream_count(srv, addr);
+    if (refused == 429)
+        *err = error_reply(429, "too_many_streams", 429,
+                           "this address holds its %u event streams",
+                           srv->max_streams_per_address);
+    else if (refused)
+        *err = error_reply(503, "too_many_streams", 503, "the server holds its %u event streams",
+                           srv->max_streams);
+    return refused ? -1 : 0;
+}
+
+enum MHD_Result queue_event_stream(struct MHD_Connection *conn, MHD_ContentReaderCallback read,
+                                   void *cls, MHD_ContentReaderFreeCallback done)
+{
+    struct MHD_Response *resp =
+        MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 4096, read, cls, done);
+    if (!resp) {
+        done(cls);
+        return MHD_NO;
+    }
+    MHD_add_response_header(resp, "Content-Type", "text/event-stream");
+    MHD_add_response_header(resp, "Cache-Control", "no-store");
+    enum MHD_Result rc = MHD_queue_response(conn, MHD_HTTP_OK, resp);
+    MHD_destroy_response(resp);
+    return rc;
+}
+
 static enum MHD_Result send_stream(struct server *srv, struct MHD_Connection *conn,
                                    struct game_entry *entry)
 {
     struct addr_key addr;
-    address_of(conn, &addr);
-    int refused = stream_open(srv, &addr);
-    if (refused == 429)
-        return send_reply(conn, error_reply(429, "too_many_streams", 429,
-                                            "this address holds its %u event streams",
-                                            srv->max_streams_per_address));
-    if (refused)
-        return send_reply(conn, error_reply(503, "too_many_streams", 503,
-                                            "the server holds its %u event streams",
-                                            srv->max_streams));
+    struct reply err;
+    if (stream_open(srv, conn, &addr, &err) != 0)
+        return send_reply(conn, err);
     struct stream *s = calloc(1, sizeof *s);
     if (!s) {
         stream_close(srv, &addr);
@@ -322,17 +357,7 @@ static enum MHD_Result send_stream(struct server *srv, struct MHD_Connection *co
         if (end != last && *end == '\0' && n > 0)
             s->cursor.next_event = n > 1 << 22 ? 1 << 22 : (int)n;
     }
-    struct MHD_Response *resp = MHD_create_response_from_callback(
-        MHD_SIZE_UNKNOWN, 4096, stream_read, s, stream_free);
-    if (!resp) {
-        stream_free(s);
-        return MHD_NO;
-    }
-    MHD_add_response_header(resp, "Content-Type", "text/event-stream");
-    MHD_add_response_header(resp, "Cache-Control", "no-store");
-    enum MHD_Result rc = MHD_queue_response(conn, MHD_HTTP_OK, resp);
-    MHD_destroy_response(resp);
-    return rc;
+    return queue_event_stream(conn, stream_read, s, stream_free);
 }
 
 static int valid_id(const char *id, size_t len)
@@ -434,8 +459,13 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
         return get ? send_static(conn, f) : send_reply(conn, bad_method());
     }
     const char *path = url + 5;
-    if (strcmp(path, "accounts") == 0 || strncmp(path, "sessions", 8) == 0)
+    if (strcmp(path, "accounts") == 0 || strncmp(path, "sessions", 8) == 0) {
+        if (strcmp(path, "sessions/current") == 0 && strcmp(method, "DELETE") == 0)
+            lobby_logout(srv, conn); /* while the session still names its account */
         return accounts_route(srv, conn, path, method, req->body, req->len);
+    }
+    if (lobby_path(path))
+        return lobby_route(srv, conn, path, method, req->body, req->len);
     if (strcmp(path, "health") == 0)
         return send_reply(conn, get ? health_view(srv->mgr) : bad_method());
     if (strcmp(path, "players") == 0)

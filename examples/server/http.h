@@ -43,6 +43,7 @@ struct conn_rec {
 struct server {
     struct manager *mgr;
     struct accounts *accounts; /* accounts.h */
+    struct lobby *lobby;       /* lobby.h */
     size_t max_body;
     const struct static_file *statics;
     size_t static_count;
@@ -72,8 +73,20 @@ void http_sweep(struct server *srv);
 /* A reply's JSON text and a newline, malloc'ed (its body is consumed),
  * with its length in *len; NULL when out of memory. */
 char *reply_line(struct reply r, size_t *len);
+/* A reply's body as JSON (the reply is consumed), NULL if it has none. */
+json_t *reply_json(struct reply r);
 /* Queues r (consumed) as the answer to conn. */
 enum MHD_Result send_reply(struct MHD_Connection *conn, struct reply r);
+
+/* Counts an event stream from conn's address (kept in *addr): 0, or -1
+ * with the refusal (429 or 503) in *err; stream_close uncounts it. */
+int stream_open(struct server *srv, struct MHD_Connection *conn, struct addr_key *addr,
+                struct reply *err);
+void stream_close(struct server *srv, const struct addr_key *addr);
+/* Answers conn with an event stream written by read(cls); done(cls) runs
+ * when it ends (also when it cannot start). */
+enum MHD_Result queue_event_stream(struct MHD_Connection *conn, MHD_ContentReaderCallback read,
+                                   void *cls, MHD_ContentReaderFreeCallback done);
 
 /* The client's address; whether a request's body is application/json:
  * 1, or 0 with the 415 reply in *err. */

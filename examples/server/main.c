@@ -10,6 +10,7 @@
 
 #include "accounts.h"
 #include "http.h"
+#include "lobby.h"
 
 static const char usage[] =
     "Usage: ttt-server [options]\n"
@@ -66,6 +67,13 @@ static const char usage_more[] =
     "                         (default 19456); stored hashes keep their own\n"
     "  --hash-threads N       threads that hash and check passwords (default 1)\n"
     "  --hash-queue N         password checks waiting at most; past it 503 (default 64)\n"
+    "  --seek-grace S         seconds a seek (or a place in the pairing pool) lasts once\n"
+    "                         its account has no account event stream open (default 60)\n"
+    "  --pairing-window N     the rating difference quick pairing accepts at once\n"
+    "                         (default 100)\n"
+    "  --pairing-widen N      added to that window per 10 s of waiting (default 50)\n"
+    "  --pairing-bot-wait S   seconds in the pairing pool before a bot of the player's\n"
+    "                         level is paired instead (default 30; 0: never)\n"
     "  --salvage              start on a damaged database: load the games that read and\n"
     "                         replay, report each one skipped (default: refuse to start)\n"
     "  --export ID            print game ID's libttt record from the database and exit\n"
@@ -75,7 +83,9 @@ static const char usage_more[] =
     "/resign and /draw (with Authorization: Bearer SEAT-TOKEN, or a rated game's\n"
     "session token), POST /api/games/ID/join, GET /api/games/ID/events\n"
     "(Server-Sent Events), GET /api/games/ID/record, GET /api/players, GET /api/health,\n"
-    "POST /api/accounts, POST /api/sessions, GET and DELETE /api/sessions/current;\n"
+    "POST /api/accounts, POST /api/sessions, GET and DELETE /api/sessions/current,\n"
+    "GET and POST /api/seeks, DELETE /api/seeks/ID, POST /api/seeks/ID/accept,\n"
+    "GET /api/lobby/events, GET /api/account/events, POST, GET and DELETE /api/pairing;\n"
     "docs/server.md describes each with an example.\n"
     "\n"
     "SIGTERM or SIGINT stops the server cleanly. Seat tokens, passwords, their hashes\n"
@@ -156,12 +166,14 @@ int main(int argc, char **argv)
     long header_timeout = 10, idle_timeout = 30, bot_time = 1000;
     int sync_full = 1, salvage = 0;
     long session_lifetime = 2592000, login_free = 5, login_delay = 1, login_max_delay = 900;
+    long seek_grace = 60, pairing_window = 100, pairing_widen = 50, pairing_bot_wait = 30;
     long argon2_time = 2, argon2_memory = 19456, hash_threads = 1, hash_queue = 64;
     enum { O_LISTEN = 256, O_PORT, O_DB, O_SYNC, O_GAMES, O_SIZE, O_BODY, O_HEADER,
            O_CONNS, O_CONNS_ADDR, O_STREAMS, O_STREAMS_ADDR, O_HEADER_TIMEOUT,
            O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_BOT_TIME, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE,
            O_SESSION_LIFETIME, O_LOGIN_FREE, O_LOGIN_DELAY, O_LOGIN_MAX_DELAY, O_ARGON2_TIME,
-           O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE, O_ACCOUNTS_DB };
+           O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE, O_ACCOUNTS_DB,
+           O_SEEK_GRACE, O_PAIRING_WINDOW, O_PAIRING_WIDEN, O_PAIRING_BOT_WAIT };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
         {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
@@ -190,6 +202,10 @@ int main(int argc, char **argv)
         {"hash-threads", required_argument, NULL, O_HASH_THREADS},
         {"hash-queue", required_argument, NULL, O_HASH_QUEUE},
         {"accounts-db", required_argument, NULL, O_ACCOUNTS_DB},
+        {"seek-grace", required_argument, NULL, O_SEEK_GRACE},
+        {"pairing-window", required_argument, NULL, O_PAIRING_WINDOW},
+        {"pairing-widen", required_argument, NULL, O_PAIRING_WIDEN},
+        {"pairing-bot-wait", required_argument, NULL, O_PAIRING_BOT_WAIT},
         {"help", no_argument, NULL, O_HELP}, {NULL, 0, NULL, 0},
     };
     int opt, bad = 0;
@@ -228,6 +244,10 @@ int main(int argc, char **argv)
         case O_ARGON2_MEMORY: bad |= parse_long(optarg, 8, 4194304, &argon2_memory); break;
         case O_HASH_THREADS: bad |= parse_long(optarg, 1, 64, &hash_threads); break;
         case O_HASH_QUEUE: bad |= parse_long(optarg, 1, 100000, &hash_queue); break;
+        case O_SEEK_GRACE: bad |= parse_long(optarg, 1, 86400, &seek_grace); break;
+        case O_PAIRING_WINDOW: bad |= parse_long(optarg, 0, 10000, &pairing_window); break;
+        case O_PAIRING_WIDEN: bad |= parse_long(optarg, 0, 10000, &pairing_widen); break;
+        case O_PAIRING_BOT_WAIT: bad |= parse_long(optarg, 0, 86400, &pairing_bot_wait); break;
         case O_HELP: fputs(usage, stdout); fputs(usage_more, stdout); return 0;
         default: bad = 1;
         }
@@ -358,12 +378,25 @@ int main(int argc, char **argv)
         store_close(store);
         return 1;
     }
+    struct lobby_config lcfg = {.seek_grace_s = seek_grace, .pairing_window = pairing_window,
+                                .pairing_widen = pairing_widen,
+                                .pairing_bot_wait = pairing_bot_wait};
+    srv.lobby = lobby_new(&srv, &lcfg);
+    if (!srv.lobby) {
+        fprintf(stderr, "ttt-server: cannot start the lobby's thread\n");
+        http_server_free(&srv);
+        accounts_close(accounts);
+        manager_free(mgr);
+        store_close(store);
+        return 1;
+    }
     struct static_file loaded[STATIC_FILES];
     char *loaded_data[STATIC_FILES] = {NULL};
     if (static_dir) {
         if (load_statics(loaded, loaded_data, static_dir) != 0) {
             for (size_t i = 0; i < STATIC_FILES; i++)
                 free(loaded_data[i]);
+            lobby_free(srv.lobby);
             http_server_free(&srv);
             accounts_close(accounts);
             manager_free(mgr);
@@ -404,8 +437,10 @@ int main(int argc, char **argv)
         printf("ttt-server: stopping\n");
         fflush(stdout);
         manager_stop_streams(mgr);
+        lobby_stop_streams(srv.lobby);
         MHD_stop_daemon(daemon);
     }
+    lobby_free(srv.lobby);
     http_server_free(&srv);
     accounts_close(accounts);
     manager_free(mgr);

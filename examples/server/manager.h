@@ -134,6 +134,9 @@ int manager_catch_up(struct manager *mgr, struct game_entry *entry);
 /* ratings.c: the ratings (Glicko-2, per board kind), under ratings_lock. */
 int ratings_init(struct manager *mgr);   /* 0, or -1 out of memory */
 void ratings_free(struct manager *mgr);
+/* The name's rating in kind (the initial one if it has none); takes
+ * ratings_lock. */
+void ratings_lookup(struct manager *mgr, int kind, const char *name, struct glicko2 *out);
 /* The kind a game of this board and these rules is rated in. */
 int board_kind(int width, int height, int k, int gravity, int misere, int ply_limit);
 /* A finished game's finish order is spent: stored (the game ended) or not

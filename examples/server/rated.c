@@ -7,9 +7,8 @@
 #include "accounts.h"
 #include "manager.h"
 
-/* The request's account: 1, or 0 with a 401 in *err. */
-static int session_of(struct server *srv, struct MHD_Connection *conn, struct account *a,
-                      struct reply *err)
+int account_of_request(struct server *srv, struct MHD_Connection *conn, struct account *a,
+                       struct reply *err, const char *why)
 {
     if (!srv->accounts) {
         *err = error_reply(503, "no_accounts", 503,
@@ -21,10 +20,16 @@ static int session_of(struct server *srv, struct MHD_Connection *conn, struct ac
     if (accounts_session(srv->accounts, token, len, a))
         return 1;
     *err = error_reply(401, "unauthorized", 401,
-                       "a rated game is played between two accounts: log in (POST "
-                       "/api/sessions) and send the session token as Authorization: "
-                       "Bearer <token> or the ttt_session cookie");
+                       "%s: log in (POST /api/sessions) and send the session token as "
+                       "Authorization: Bearer <token> or the ttt_session cookie", why);
     return 0;
+}
+
+/* The request's account: 1, or 0 with a 401 in *err. */
+static int session_of(struct server *srv, struct MHD_Connection *conn, struct account *a,
+                      struct reply *err)
+{
+    return account_of_request(srv, conn, a, err, "a rated game is played between two accounts");
 }
 
 struct reply rated_create(struct server *srv, struct MHD_Connection *conn, json_t *body)
@@ -53,22 +58,29 @@ struct reply rated_create(struct server *srv, struct MHD_Connection *conn, json_
             return err;
         }
     }
+    /* The creator holds x; o stays open, with no name, until an account
+     * joins. */
+    return rated_create_for(srv, body, &a, NULL);
+}
+
+struct reply rated_create_for(struct server *srv, json_t *body, const struct account *x,
+                              const struct account *o)
+{
     json_t *req = json_deep_copy(body);
     if (!req)
         return error_reply(503, "out_of_memory", 503, "out of memory");
-    /* The creator holds x; o stays open, with no name, until an account
-     * joins. */
-    json_object_set_new(req, "x", json_pack("{s:s, s:s}", "kind", "human", "name", a.name));
-    json_object_set_new(req, "o", json_pack("{s:s, s:s}", "kind", "human", "name", ""));
+    json_object_set_new(req, "rated", json_true());
+    json_object_set_new(req, "x", json_pack("{s:s, s:s}", "kind", "human", "name", x->name));
+    json_object_set_new(req, "o", json_pack("{s:s, s:s}", "kind", "human", "name",
+                                            o ? o->name : ""));
     struct reply r = game_create(srv->mgr, req);
     json_decref(req);
     if (r.http != 201)
         return r;
-    json_t *answer = r.text ? json_loads(r.text, 0, NULL) : json_incref(r.body);
-    free(r.text);
-    json_decref(r.body);
+    json_t *answer = reply_json(r);
     const char *id = json_string_value(json_object_get(answer, "id"));
-    if (!id || accounts_rated_add(srv->accounts, id, a.id) != 0) {
+    if (!id || accounts_rated_add(srv->accounts, id, x->id) != 0 ||
+        (o && accounts_rated_join(srv->accounts, id, o) != 0)) {
         json_decref(answer);
         return error_reply(503, "store_failed", 503, "the rated game could not be stored");
     }

@@ -9,6 +9,16 @@
 /* POST /api/games with "rated": true (body checked by check_create_body):
  * the request's session takes seat x; both seats human, unnamed. */
 struct reply rated_create(struct server *srv, struct MHD_Connection *conn, json_t *body);
+/* The request's account (its session token): 1, or 0 with a 401 in *err
+ * whose message starts with why (503 without account tables). */
+struct account;
+int account_of_request(struct server *srv, struct MHD_Connection *conn, struct account *a,
+                       struct reply *err, const char *why);
+/* A rated game of body (a create body without seats) with x's account on
+ * seat x and o's on o (NULL: o stays open to join): 201 with its state
+ * less the seat tokens, or the refusal. */
+struct reply rated_create_for(struct server *srv, json_t *body, const struct account *x,
+                              const struct account *o);
 /* POST /api/games/ID/join: the request's session takes the open o seat. */
 struct reply rated_join(struct server *srv, struct MHD_Connection *conn,
                         struct game_entry *entry);

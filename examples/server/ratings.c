@@ -151,6 +151,17 @@ static struct rating *rating_for(struct manager *mgr, struct ranking *rk, const 
     return r;
 }
 
+void ratings_lookup(struct manager *mgr, int kind, const char *name, struct glicko2 *out)
+{
+    *out = (struct glicko2){GLICKO2_INITIAL_RATING, GLICKO2_INITIAL_DEVIATION,
+                            GLICKO2_INITIAL_VOLATILITY};
+    pthread_mutex_lock(&mgr->ratings_lock);
+    const struct rating *r = rating_find(&mgr->ranks[kind], name);
+    if (r)
+        *out = r->g;
+    pthread_mutex_unlock(&mgr->ratings_lock);
+}
+
 /* One game, rated as lichess rates it: each game is a rating period of its
  * own, both players updated from the ratings they held before it, the
  * deviation kept within [45, 500]. */
