@@ -54,7 +54,7 @@ cd "$work"
 # shared /tmp/pytest-of-USER, whose old folders a pytest run beside this
 # one may clean away.
 if [ "$browser" = 1 ]; then
-    timeout 300 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
+    timeout 420 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
         --basetemp "$work/pytest" "$here/test_browser.py"
     exit 0
 fi

@@ -1,4 +1,4 @@
-"""test_browser.py - the browser client in headless chromium: two players, a spectator, a reload, names as text; a phone's width, failed requests, secrets after the end."""
+"""test_browser.py - the browser client in headless chromium: two players, a spectator, a reload, names as text; a phone's width, failed requests, secrets after the end; two accounts met in the lobby, rated, on the leaderboard."""
 import shutil
 
 import httpx
@@ -226,3 +226,77 @@ def test_secrets_leave_when_the_game_ends(server, browsers):
     ana.refresh()
     wait_text(ana, "status", "won by resignation")
     assert not ana.find_element(By.ID, "invite-box").is_displayed()
+
+
+def sign_up(driver, url, name):
+    driver.get(url + "/")
+    WebDriverWait(driver, WAIT).until(EC.visibility_of_element_located((By.ID, "account-name")))
+    driver.find_element(By.ID, "account-name").send_keys(name)
+    driver.find_element(By.ID, "password").send_keys("pass words")
+    driver.find_element(By.ID, "signup-button").click()
+    wait_text(driver, "who", "Logged in as " + name)
+    WebDriverWait(driver, WAIT).until(EC.visibility_of_element_located((By.ID, "seek-form")))
+
+
+def test_accounts_meet_in_the_lobby_and_are_rated(account_server, browsers):
+    ana, bob, watcher = browsers
+    url = account_server.url
+    sign_up(ana, url, "Ana")
+    sign_up(bob, url, "Bob")
+    # Ana posts a rated tic-tac-toe seek; Bob sees it appear live and accepts.
+    Select(ana.find_element(By.ID, "seek-preset")).select_by_value("tictactoe")
+    ana.find_element(By.ID, "seek-button").click()
+    wait_text(ana, "seeks", "Ana (1500): Tic-tac-toe, rated")
+    wait_text(bob, "seeks", "Ana (1500): Tic-tac-toe, rated")
+    bob.find_element(By.CSS_SELECTOR, "#seeks button").click()
+    # Both land in the game: Bob by the answer, Ana by her account's stream.
+    for d in (ana, bob):
+        wait_text(d, "status", "to move")
+    x, o = (ana, bob) if ana.find_element(By.ID, "name-x").text == "Ana" else (bob, ana)
+    assert o.find_element(By.ID, "name-o").text in ("Ana", "Bob")
+    game = bob.execute_script("return new URLSearchParams(location.hash.slice(1)).get('g')")
+    watcher.get(f"{url}/#g={game}")
+    wait_text(watcher, "status", "to move")
+    assert watcher.find_element(By.ID, "controls").get_attribute("hidden") is not None
+    for driver, cell in [(x, "a1"), (o, "a2"), (x, "b1"), (o, "b2"), (x, "c1")]:
+        click_cell(driver, cell)
+    for d in (ana, bob, watcher):
+        wait_text(d, "status", "won by a line")
+    moves = [li.get_attribute("textContent")
+             for li in watcher.find_elements(By.CSS_SELECTOR, "#moves li")]
+    assert moves == ["a1", "a2", "b1", "b2", "c1"]
+    # The leaderboard shows both with their new ratings (reloaded until the
+    # finished game is rated, a bounded wait).
+    def rated(d):
+        d.get(f"{url}/#top=tictactoe")
+        d.refresh()
+        rows = d.find_elements(By.CSS_SELECTOR, "#leaders-table tbody tr")
+        found = {r.find_elements(By.TAG_NAME, "td")[1].text: r.find_elements(By.TAG_NAME, "td")[2].text
+                 for r in rows}
+        return found if len(found) == 2 else False
+    ratings = WebDriverWait(watcher, WAIT).until(rated)
+    assert set(ratings) == {"Ana", "Bob"}
+    assert all(not r.startswith("1500") for r in ratings.values()), ratings
+    winner = "Ana" if x is ana else "Bob"
+    loser = "Bob" if winner == "Ana" else "Ana"
+    assert int(ratings[winner].rstrip("?")) > int(ratings[loser].rstrip("?"))
+    # A player's page lists the game.
+    watcher.find_element(By.LINK_TEXT, winner).click()
+    wait_text(watcher, "player-games", "win against " + loser)
+
+
+def test_the_lobby_and_leaderboard_fit_a_phone(account_server, phone):
+    sign_up(phone, account_server.url, "Pho")
+    width, inner = fits(phone)
+    assert inner <= 400 and width <= inner, (width, inner)
+    phone.find_element(By.ID, "seek-button").click()
+    wait_text(phone, "seeks", "Pho (1500)")
+    # The keyboard reaches the seek's Cancel button and presses it.
+    button = phone.find_element(By.CSS_SELECTOR, "#seeks button")
+    assert button.text == "Cancel"
+    button.send_keys(Keys.ENTER)
+    wait_text(phone, "seeks", "No open seeks yet.")
+    phone.get(account_server.url + "/#top=gomoku")
+    wait_text(phone, "leaders", "Leaderboard: Gomoku")
+    width, inner = fits(phone)
+    assert width <= inner, (width, inner)

@@ -1,8 +1,18 @@
-// app.js - the browser client: creates games, plays them through the API and follows their event stream.
+// app.js - the browser client: accounts, the lobby and quick pairing, games played through the API and followed by their event stream, the leaderboard.
 'use strict';
 
 const $ = (id) => document.getElementById(id);
 let current = null; // {id, seat, token, state, source, refreshing, again}
+let me = null;      // the logged-in account's name (the session is an HttpOnly cookie)
+let lobbySource = null, accountSource = null;
+const seeks = new Map();
+const VIEWS = ['account', 'online', 'lobby', 'game', 'leaders', 'player'];
+const KIND_TITLES = {tictactoe: 'Tic-tac-toe', connect4: 'Connect Four', gomoku: 'Gomoku', other: 'Other boards'};
+
+// Shows the named sections, hides the others.
+function showView(...names) {
+  for (const v of VIEWS) $(v).hidden = !names.includes(v);
+}
 const HOME_TITLE = 'Tic-tac-toe, Connect Four, Gomoku';
 
 // A request's answer; a request that got none (the server down, the network
@@ -119,11 +129,20 @@ function winningCells(s) {
   return cells;
 }
 
+// In a game between accounts the session plays: the seat named by this
+// account is its own.
+function accountSeat(s) {
+  if (!me || !s.rated || current.token) return null;
+  return s.names.x === me ? 'x' : s.names.o === me ? 'o' : null;
+}
+
 function render(s) {
   current.state = s;
+  current.stateAt = Date.now();
   if (s.state !== 'in_progress') forgetSecrets(s.id);
-  $('lobby').hidden = true;
-  $('game').hidden = false;
+  const own = accountSeat(s);
+  if (own) { current.seat = own; current.account = true; }
+  showView('game');
   $('home').textContent = gameTitle(s);
   document.title = gameTitle(s) + ' - ttt-server';
   // Names are text, never markup.
@@ -139,7 +158,8 @@ function render(s) {
   board.classList.toggle('gravity', s.gravity);
   const legal = new Set(s.legal);
   const legalColumns = new Set([...legal].map((n) => parseCell(n).col));
-  const myTurn = s.state === 'in_progress' && current.seat === s.to_move && !!current.token;
+  const seated = !!(current.token || current.account);
+  const myTurn = s.state === 'in_progress' && current.seat === s.to_move && seated;
   const wins = winningCells(s);
   board.replaceChildren();
   for (let r = 0; r < s.height; r++) {
@@ -173,8 +193,14 @@ function render(s) {
                  board.firstChild;
   if (target) target.tabIndex = 0;
   if (focused && target) target.focus();
-  const seated = !!current.token && s.state === 'in_progress';
-  $('controls').hidden = !seated;
+  $('controls').hidden = !seated || s.state !== 'in_progress';
+  const moves = $('moves');
+  moves.replaceChildren(...s.moves.map((m) => {
+    const li = document.createElement('li');
+    li.textContent = m;
+    return li;
+  }));
+  showClocks();
   $('draw').textContent = s.draw_offer && s.draw_offer !== current.seat ? 'Accept the draw' : 'Offer a draw';
   const invite = current.invite;
   $('invite-box').hidden = !invite;
@@ -235,6 +261,26 @@ async function openGame(id, seat, token) {
   if (r.data.state === 'in_progress') follow(current, r.data.ply);
 }
 
+function clockText(ms) {
+  const secs = Math.max(0, Math.ceil(ms / 1000));
+  return Math.floor(secs / 60) + ':' + String(secs % 60).padStart(2, '0');
+}
+
+// Both clocks from the last state's clock_ms, the running side's counted
+// down here between states (the server's clock decides).
+function showClocks() {
+  const s = current && current.state;
+  const has = !!(s && s.clock_ms);
+  $('clocks').hidden = !has;
+  if (!has) return;
+  const running = s.state === 'in_progress' ? (s.clock_running || s.to_move) : null;
+  for (const m of ['x', 'o']) {
+    const left = s.clock_ms[m] - (m === running ? Date.now() - current.stateAt : 0);
+    $('clock-' + m).textContent = clockText(left);
+    $('clock-' + m).classList.toggle('running', m === running);
+  }
+}
+
 async function play(cell) {
   const s = current.state;
   const p = parseCell(cell);
@@ -258,18 +304,217 @@ async function act(action) {
   if (r.status === 409) refresh(); // the game ended meanwhile
 }
 
-function showLobby() {
+function leaveGame() {
   if (current && current.source) current.source.close();
   current = null;
-  $('lobby').hidden = false;
-  $('game').hidden = true;
   $('home').textContent = HOME_TITLE;
   document.title = 'ttt-server';
 }
 
+function showLobby() {
+  leaveGame();
+  showView(me ? 'online' : 'account', 'lobby');
+  if (me) followLobby(); else stopLobby();
+}
+
 function route() {
   const {id, seat, token} = hashParams();
-  if (id) openGame(id, seat === 'x' || seat === 'o' ? seat : null, token); else showLobby();
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (id) { stopLobby(); openGame(id, seat === 'x' || seat === 'o' ? seat : null, token); return; }
+  if (p.get('top')) { leaveGame(); stopLobby(); showLeaders(p.get('top')); return; }
+  if (p.get('p')) { leaveGame(); stopLobby(); showPlayer(p.get('p')); return; }
+  showLobby();
+}
+
+// ---- accounts ----
+
+function showWho() {
+  $('who').textContent = me ? 'Logged in as ' + me : '';
+  $('logout').hidden = !me;
+  if (me && !accountSource) followAccount();
+  if (!me && accountSource) { accountSource.close(); accountSource = null; }
+}
+
+async function login(signUp) {
+  const body = {name: $('account-name').value, password: $('password').value};
+  if (signUp) {
+    const r = await api('POST', '/api/accounts', body);
+    if (r.status !== 201) { showError('account', failure(r)); return; }
+  }
+  const r = await api('POST', '/api/sessions', body);
+  if (r.status !== 201) { showError('account', failure(r)); return; }
+  showError('account', '');
+  $('password').value = '';
+  me = r.data.name;
+  showWho();
+  route();
+}
+
+async function logout() {
+  const r = await api('DELETE', '/api/sessions/current');
+  if (r.status !== 200 && r.status !== 401) { showError('online', failure(r), logout); return; }
+  me = null;
+  $('pairing-status').textContent = '';
+  $('pairing-cancel').hidden = true;
+  showWho();
+  route();
+}
+
+// The account's events: a game started (an accepted seek, a pairing) opens it.
+function followAccount() {
+  accountSource = new EventSource('/api/account/events');
+  accountSource.addEventListener('game_started', (e) => {
+    const g = JSON.parse(e.data);
+    $('pairing-status').textContent = '';
+    $('pairing-cancel').hidden = true;
+    const p = {g: g.game, seat: g.seat};
+    if (g.token) p.t = g.token;
+    location.hash = new URLSearchParams(p).toString();
+  });
+  for (const kind of ['pairing_expired', 'pairing_failed']) {
+    accountSource.addEventListener(kind, () => {
+      $('pairing-status').textContent = 'No game was found; try again.';
+      $('pairing-cancel').hidden = true;
+    });
+  }
+}
+
+// ---- the lobby ----
+
+function seekText(s) {
+  return s.owner + ' (' + s.rating + '): ' + (KIND_TITLES[s.kind] || s.kind) +
+    (s.kind === 'other' ? ' ' + s.width + 'x' + (s.height || s.width) : '') + (s.rated ? ', rated' : ', casual');
+}
+
+function showSeeks() {
+  const list = $('seeks');
+  const items = [...seeks.values()].map((s) => {
+    const li = document.createElement('li');
+    li.append(seekText(s) + ' ');
+    const b = document.createElement('button');
+    b.type = 'button';
+    const own = s.owner === me;
+    b.textContent = own ? 'Cancel' : 'Accept';
+    b.dataset.seek = s.id;
+    b.addEventListener('click', () => seekAction(s.id, own));
+    li.append(b);
+    return li;
+  });
+  if (!items.length) {
+    const li = document.createElement('li');
+    li.textContent = 'No open seeks yet.';
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+}
+
+function followLobby() {
+  if (lobbySource) return;
+  lobbySource = new EventSource('/api/lobby/events');
+  lobbySource.addEventListener('seeks', (e) => {
+    seeks.clear();
+    for (const s of JSON.parse(e.data).seeks) seeks.set(s.id, s);
+    showSeeks();
+  });
+  lobbySource.addEventListener('seek_added', (e) => {
+    const s = JSON.parse(e.data);
+    seeks.set(s.id, s);
+    showSeeks();
+  });
+  lobbySource.addEventListener('seek_removed', (e) => {
+    seeks.delete(JSON.parse(e.data).id);
+    showSeeks();
+  });
+}
+
+function stopLobby() {
+  if (lobbySource) lobbySource.close();
+  lobbySource = null;
+}
+
+async function seekAction(id, own) {
+  const r = own ? await api('DELETE', '/api/seeks/' + id) : await api('POST', '/api/seeks/' + id + '/accept');
+  if (r.status !== 200 && r.status !== 201) { showError('online', failure(r)); return; }
+  showError('online', '');
+  if (!own) {
+    const p = {g: r.data.game, seat: r.data.seat};
+    if (r.data.token) p.t = r.data.token;
+    location.hash = new URLSearchParams(p).toString();
+  }
+}
+
+async function postSeek(event) {
+  event.preventDefault();
+  const r = await api('POST', '/api/seeks', {game: $('seek-preset').value, rated: $('seek-rated').checked});
+  if (r.status !== 201) { showError('online', failure(r)); return; }
+  showError('online', '');
+}
+
+async function pair(game) {
+  const r = await api('POST', '/api/pairing', {game});
+  if (r.status !== 201) { showError('online', failure(r)); return; }
+  showError('online', '');
+  $('pairing-status').textContent = 'Looking for an opponent at ' + (KIND_TITLES[game] || game) +
+    ' (your rating ' + r.data.rating + ')...';
+  $('pairing-cancel').hidden = false;
+}
+
+async function stopPairing() {
+  const r = await api('DELETE', '/api/pairing');
+  $('pairing-status').textContent = r.status === 200 || r.status === 404 ? '' : failure(r);
+  $('pairing-cancel').hidden = true;
+}
+
+// ---- the leaderboard and players ----
+
+function playerLink(name) {
+  const a = document.createElement('a');
+  a.href = '#' + new URLSearchParams({p: name}).toString();
+  a.textContent = name;
+  return a;
+}
+
+function row(cells) {
+  const tr = document.createElement('tr');
+  for (const c of cells) {
+    const td = document.createElement('td');
+    td.append(c);
+    tr.append(td);
+  }
+  return tr;
+}
+
+async function showLeaders(kind) {
+  showView('leaders');
+  document.title = 'Leaderboard - ttt-server';
+  const r = await api('GET', '/api/players?game=' + encodeURIComponent(kind));
+  const body = $('leaders-table').tBodies[0];
+  if (r.status !== 200) { body.replaceChildren(); showError('leaders', failure(r), () => showLeaders(kind)); return; }
+  showError('leaders', '');
+  $('leaders').querySelector('h2').textContent = 'Leaderboard: ' + (KIND_TITLES[kind] || kind);
+  body.replaceChildren(...r.data.players.map((p, i) =>
+    row([String(i + 1), playerLink(p.name), p.rating + (p.provisional ? '?' : ''), String(p.games)])));
+}
+
+async function showPlayer(name) {
+  showView('player');
+  $('player-name').textContent = name;
+  document.title = name + ' - ttt-server';
+  const r = await api('GET', '/api/players/' + encodeURIComponent(name));
+  const body = $('player-ratings').tBodies[0];
+  if (r.status !== 200) { body.replaceChildren(); showError('player', failure(r), () => showPlayer(name)); return; }
+  showError('player', '');
+  body.replaceChildren(...Object.entries(r.data.ratings).map(([kind, g]) =>
+    row([KIND_TITLES[kind] || kind, g.rating + (g.provisional ? '?' : ''), String(g.games),
+         g.wins + '/' + g.losses + '/' + g.draws])));
+  $('player-games').replaceChildren(...r.data.recent_games.map((g) => {
+    const li = document.createElement('li');
+    const a = document.createElement('a');
+    a.href = '#' + new URLSearchParams({g: g.game}).toString();
+    a.textContent = (KIND_TITLES[g.kind] || g.kind) + ': ' + g.result;
+    li.append(a, ' against ', playerLink(g.opponent), ' (' + g.rating_before + ' to ' + g.rating_after + ')');
+    return li;
+  }));
 }
 
 async function create(event) {
@@ -311,7 +556,18 @@ function onBoardKey(event) {
   next.focus();
 }
 
-document.addEventListener('DOMContentLoaded', () => {
+document.addEventListener('DOMContentLoaded', async () => {
+  $('login').addEventListener('submit', (e) => { e.preventDefault(); login(false); });
+  $('signup-button').addEventListener('click', () => {
+    if ($('login').reportValidity()) login(true);
+  });
+  $('logout').addEventListener('click', logout);
+  $('seek-form').addEventListener('submit', postSeek);
+  for (const b of $('pairing-buttons').querySelectorAll('button')) {
+    b.addEventListener('click', () => pair(b.dataset.game));
+  }
+  $('pairing-cancel').addEventListener('click', stopPairing);
+  setInterval(showClocks, 250);
   $('create').addEventListener('submit', create);
   $('watch').addEventListener('submit', (e) => {
     e.preventDefault();
@@ -326,5 +582,8 @@ document.addEventListener('DOMContentLoaded', () => {
   $('resign').addEventListener('click', () => act('resign'));
   $('draw').addEventListener('click', () => act('draw'));
   window.addEventListener('hashchange', route);
+  const r = await api('GET', '/api/sessions/current');
+  me = r.status === 200 ? r.data.name : null;
+  showWho();
   route();
 });
