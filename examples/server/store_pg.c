@@ -106,7 +106,9 @@ static const char *const read_statements[][2] = {
 /* libpq's message on one line (its messages end in newlines). */
 static void say_pg(char *out, size_t cap, const char *shown, const char *what, const char *msg)
 {
-    snprintf(out, cap, "%s: %s: %s", shown, what, msg && *msg ? msg : "unknown error");
+    /* A message longer than cap is cut: still the message's start. */
+    if (snprintf(out, cap, "%s: %s: %s", shown, what, msg && *msg ? msg : "unknown error") < 0)
+        out[0] = '\0';
     for (char *p = out; *p; p++)
         if (*p == '\n')
             *p = (p[1] ? ' ' : '\0');
