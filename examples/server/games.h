@@ -31,6 +31,7 @@ struct game_entry {
     unsigned char ended;      /* its ending is committed: it leaves memory at refs 0 */
     int refs;                 /* holders (requests, streams, the bot queue), under
                                * the manager's table_lock */
+    int streams;              /* the event streams among them (table_lock) */
     unsigned char kind[2];    /* [0] = x, [1] = o */
     uint32_t budget[2];
     char token[2][TOKEN_LEN + 1]; /* empty for a bot seat */
@@ -57,6 +58,9 @@ struct manager_limits {
     int bot_threads;
     int salvage;   /* --salvage: games that do not rebuild are skipped, not fatal */
     long bot_time_ms; /* a deep bot move's time */
+    int shared;    /* the store is shared with other servers (PostgreSQL): a
+                    * held game may be behind its log, a game not held may
+                    * be in progress on another server */
 };
 
 struct manager *manager_new(struct store *store, const struct manager_limits *limits);
@@ -73,12 +77,26 @@ void manager_free(struct manager *mgr);
 void manager_stop_streams(struct manager *mgr);
 int manager_stopping(struct manager *mgr);
 
-/* The game with this id, held (loaded from the store if it finished and is
- * not held), or NULL if there is none. The caller releases it. */
+/* The game with this id, held, or NULL if there is none. The caller
+ * releases it. A game not held is loaded from the store: a finished one,
+ * or (shared store) one in progress that another server created. */
 struct game_entry *manager_find(struct manager *mgr, const char *id);
+/* With a shared store: brings a held game in progress up to its log, which
+ * other servers may have added to (a no-op otherwise). What a request that
+ * shows the game calls first; a move needs not (a ply another server
+ * stored meets the store's key, and a ply ahead catches up). */
+void manager_refresh(struct manager *mgr, struct game_entry *entry);
 /* One more holder of a held entry (an event stream), released as well. */
 void manager_hold(struct manager *mgr, struct game_entry *entry);
 void manager_release(struct manager *mgr, struct game_entry *entry);
+/* An event stream's hold: with a shared store, a game with streams follows
+ * the events other servers commit (told by the store, read from the log),
+ * and the hold first reads what was committed before it. */
+void manager_hold_stream(struct manager *mgr, struct game_entry *entry);
+void manager_release_stream(struct manager *mgr, struct game_entry *entry);
+/* With a shared store: starts following other servers' events (after the
+ * load, before serving); 0, or -1. A no-op otherwise. */
+int manager_listen(struct manager *mgr);
 
 struct reply game_create(struct manager *mgr, json_t *request);
 struct reply game_view(struct manager *mgr, struct game_entry *entry);

@@ -296,7 +296,7 @@ static void stream_free(void *cls)
 {
     struct stream *s = cls;
     stream_close(s->srv, &s->addr);
-    manager_release(s->mgr, s->entry);
+    manager_release_stream(s->mgr, s->entry);
     free(s);
 }
 
@@ -347,7 +347,7 @@ static enum MHD_Result send_stream(struct server *srv, struct MHD_Connection *co
     s->addr = addr;
     s->mgr = srv->mgr;
     s->entry = entry;
-    manager_hold(srv->mgr, entry); /* for as long as the stream lasts */
+    manager_hold_stream(srv->mgr, entry); /* for as long as the stream lasts */
     const char *last = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, "Last-Event-ID");
     if (!last)
         last = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "last_event_id");
@@ -507,6 +507,8 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
     if (!entry)
         return send_reply(conn, error_reply(404, "not_found", 404, "no game %s", key));
     req->entry = entry; /* held until the request completes */
+    if (strcmp(action, "moves") != 0)
+        manager_refresh(srv->mgr, entry); /* the moves other servers stored */
 
     if (action[0] == '\0')
         return send_reply(conn, get ? game_view(srv->mgr, entry) : bad_method());

@@ -302,7 +302,8 @@ int main(int argc, char **argv)
     }
     struct manager_limits limits = {.max_games = max_games, .max_size = (int)max_size,
                                     .max_budget = max_budget, .bot_threads = (int)bot_threads,
-                                    .salvage = salvage, .bot_time_ms = bot_time};
+                                    .salvage = salvage, .bot_time_ms = bot_time,
+                                    .shared = store_is_url(db_path)};
     struct manager *mgr = manager_new(store, &limits);
     long games = 0, events = 0, skipped = 0;
     if (!mgr || manager_load(mgr, &games, &events, &skipped, err, sizeof err) != 0) {
@@ -325,6 +326,13 @@ int main(int argc, char **argv)
         manager_free(mgr);
         store_close(store);
         return record ? 0 : 1;
+    }
+    if (manager_listen(mgr) != 0) {
+        fprintf(stderr, "ttt-server: cannot listen for other servers' moves in %s\n",
+                db_shown);
+        manager_free(mgr);
+        store_close(store);
+        return 1;
     }
     if (manager_start_bots(mgr) != 0) {
         fprintf(stderr, "ttt-server: cannot start the bot threads\n");

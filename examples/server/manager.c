@@ -221,7 +221,8 @@ struct game_entry *manager_find(struct manager *mgr, const char *id)
     pthread_mutex_unlock(&mgr->table_lock);
     if (e)
         return e;
-    /* Not held: a finished game, kept whole in the store. */
+    /* Not held: a finished game, kept whole in the store, or (a shared
+     * store) a game another server created. */
     struct one_game one = {NULL, 0};
     char err[256];
     int found = store_load_game(mgr->store, id, one_game_row, one_game_event, &one, err,
@@ -230,23 +231,39 @@ struct game_entry *manager_find(struct manager *mgr, const char *id)
         if (found < 0 && err[0])
             fprintf(stderr, "ttt-server: %s\n", err);
         else if (found == 1)
-            fprintf(stderr, "ttt-server: finished game %s does not replay\n", id);
+            fprintf(stderr, "ttt-server: game %s does not replay\n", id);
         if (one.entry)
             entry_free(one.entry);
         return NULL;
     }
-    one.entry->ended = 1;
+    int in_progress = ttt_state(one.entry->game) == TTT_IN_PROGRESS;
+    one.entry->ended = !in_progress;
     pthread_mutex_lock(&mgr->table_lock);
     /* Another request may have loaded it meanwhile: one copy is held. */
     e = mgr->slots[slot_of(mgr, id)];
-    if (!e && table_put(mgr, one.entry) == 0)
+    int put = !e && table_put(mgr, one.entry) == 0;
+    if (put)
         e = one.entry, one.entry = NULL;
     if (e)
         e->refs++;
     pthread_mutex_unlock(&mgr->table_lock);
     if (one.entry)
         entry_free(one.entry);
+    if (put && in_progress) {
+        atomic_fetch_add(&mgr->games, 1);
+        bot_enqueue(mgr, e);
+    }
     return e;
+}
+
+void manager_refresh(struct manager *mgr, struct game_entry *entry)
+{
+    if (!mgr->limits.shared)
+        return;
+    pthread_mutex_lock(&entry->lock);
+    if (ttt_state(entry->game) == TTT_IN_PROGRESS)
+        manager_catch_up(mgr, entry);
+    pthread_mutex_unlock(&entry->lock);
 }
 
 void manager_hold(struct manager *mgr, struct game_entry *entry)
@@ -267,6 +284,62 @@ void manager_release(struct manager *mgr, struct game_entry *entry)
     pthread_mutex_unlock(&mgr->table_lock);
     if (gone)
         entry_free(entry);
+}
+
+void manager_hold_stream(struct manager *mgr, struct game_entry *entry)
+{
+    pthread_mutex_lock(&mgr->table_lock);
+    entry->refs++;
+    entry->streams++;
+    pthread_mutex_unlock(&mgr->table_lock);
+    /* Every event committed from here on is told (the game has a stream);
+     * the ones before, read now. */
+    manager_refresh(mgr, entry);
+}
+
+void manager_release_stream(struct manager *mgr, struct game_entry *entry)
+{
+    pthread_mutex_lock(&mgr->table_lock);
+    entry->streams--;
+    pthread_mutex_unlock(&mgr->table_lock);
+    manager_release(mgr, entry);
+}
+
+/* The store told of event seq of game_id, committed by some server (this
+ * one included): a game that streams follow reads its log past its copy,
+ * which wakes the streams. seq -1 (game_id NULL): the store's connection
+ * was lost, so every followed game reads its log. */
+static void on_notice(void *user, const char *game_id, int seq)
+{
+    struct manager *mgr = user;
+    struct game_entry **followed = NULL;
+    size_t n = 0;
+    pthread_mutex_lock(&mgr->table_lock);
+    if (game_id) {
+        struct game_entry *e = mgr->slots[slot_of(mgr, game_id)];
+        if (e && e->streams > 0 && !e->ended && (followed = malloc(sizeof *followed)))
+            followed[n++] = e;
+    } else if ((followed = malloc((mgr->mask + 1) * sizeof *followed)) != NULL) {
+        for (size_t i = 0; i <= mgr->mask; i++)
+            if (mgr->slots[i] && mgr->slots[i]->streams > 0 && !mgr->slots[i]->ended)
+                followed[n++] = mgr->slots[i];
+    }
+    for (size_t i = 0; i < n; i++)
+        followed[i]->refs++;
+    pthread_mutex_unlock(&mgr->table_lock);
+    for (size_t i = 0; i < n; i++) {
+        pthread_mutex_lock(&followed[i]->lock);
+        if (followed[i]->events <= seq || seq < 0)
+            manager_catch_up(mgr, followed[i]);
+        pthread_mutex_unlock(&followed[i]->lock);
+        manager_release(mgr, followed[i]);
+    }
+    free(followed);
+}
+
+int manager_listen(struct manager *mgr)
+{
+    return mgr->limits.shared ? store_listen(mgr->store, on_notice, mgr) : 0;
 }
 
 /* Whether a game with this id exists, held or finished in the store. */
@@ -376,6 +449,15 @@ int manager_catch_up(struct manager *mgr, struct game_entry *entry)
     if (n != 0) {
         entry->draw_offer = 0;
         pthread_cond_broadcast(&entry->changed);
+    }
+    if (n > 0 && ttt_state(entry->game) != TTT_IN_PROGRESS) {
+        /* Another server ended it: no longer in progress here either. */
+        pthread_mutex_lock(&mgr->table_lock);
+        int was_ended = entry->ended;
+        entry->ended = 1;
+        pthread_mutex_unlock(&mgr->table_lock);
+        if (!was_ended)
+            atomic_fetch_sub(&mgr->games, 1);
     }
     return n;
 }
@@ -728,6 +810,8 @@ int manager_stopping(struct manager *mgr)
 
 void manager_free(struct manager *mgr)
 {
+    if (mgr->limits.shared)
+        store_listen(mgr->store, NULL, NULL); /* no notice comes after this */
     bots_stop(mgr);
     /* Nothing holds a game any more: the server has stopped. */
     for (size_t i = 0; i <= mgr->mask; i++)

@@ -125,10 +125,11 @@ void bots_stop(struct manager *mgr);
  * last holder releases it. A store_add_event result. */
 int manager_store_event(struct manager *mgr, struct game_entry *entry,
                         const struct store_event *event);
-/* Brings a held game up to its stored log (after its write met
- * STORE_CONFLICT: another server stored that ply first), with entry's lock
- * held. The entries replayed (0: none newer), or -1 (told on stderr). A
- * game that another server ended is not yet let go or rated here. */
+/* Brings a held game up to its stored log (another server stored plies
+ * since: a write met STORE_CONFLICT, or a request or a notice came), with
+ * entry's lock held. The entries replayed (0: none newer), or -1 (told on
+ * stderr). A game another server ended leaves the games in progress here
+ * (it is let go with its last holder) but is rated by that server only. */
 int manager_catch_up(struct manager *mgr, struct game_entry *entry);
 
 /* ratings.c: the ratings (Glicko-2, per board kind), under ratings_lock. */

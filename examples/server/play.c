@@ -55,6 +55,11 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
 {
     int before = ttt_ply(entry->game);
     int rc = ttt_play_at(entry->game, ply, mark, row, col, NULL);
+    /* A ply past this copy's, on a shared store: another server may have
+     * stored the plies between since the request found the game. */
+    if (rc == TTT_E_STALE && ply > before && mgr->limits.shared &&
+        manager_catch_up(mgr, entry) > 0)
+        return play_locked(mgr, entry, ply, mark, row, col);
     if (rc != TTT_OK || ply != before)
         return rc; /* rejected, or a retry of a move already stored */
     long long order = finish_order_if_over(mgr, entry);
@@ -65,8 +70,7 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
         ttt_undo(entry->game);
         /* Another server stored this ply first: read what it stored and
          * answer from that (the same 200 for the same move, else 409). */
-        if (stored == STORE_CONFLICT && manager_catch_up(mgr, entry) > 0 &&
-            ttt_ply(entry->game) > before)
+        if (stored == STORE_CONFLICT && manager_catch_up(mgr, entry) > 0)
             return play_locked(mgr, entry, ply, mark, row, col);
         return 1;
     }
@@ -218,6 +222,8 @@ struct reply game_move(struct manager *mgr, struct game_entry *entry, int mark, 
     return r;
 }
 
+static struct reply draw_locked(struct manager *mgr, struct game_entry *entry, int mark);
+
 static struct reply ending_locked(struct manager *mgr, struct game_entry *entry, int mark,
                                   int kind, const char *extra)
 {
@@ -237,8 +243,14 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
     long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1,
                              order, wall_ms(), {-1, -1}};
-    if (manager_store_event(mgr, entry, &ev) != 0) {
+    int stored = manager_store_event(mgr, entry, &ev);
+    if (stored != 0) {
         ttt_undo(entry->game);
+        /* Another server stored an event first: answer from the log as it
+         * stands (the same answer for the same ending, else per the game). */
+        if (stored == STORE_CONFLICT && manager_catch_up(mgr, entry) > 0)
+            return kind == STORE_RESIGN ? ending_locked(mgr, entry, mark, kind, extra)
+                                        : draw_locked(mgr, entry, mark);
         return error_reply(503, "store_failed", 503, "the store failed; retry");
     }
     changed(mgr, entry, order);
@@ -253,23 +265,27 @@ struct reply game_resign(struct manager *mgr, struct game_entry *entry, int mark
     return r;
 }
 
+/* A draw asked for by mark, with entry->lock held: agreed if the other side
+ * offered one, else an offer. */
+static struct reply draw_locked(struct manager *mgr, struct game_entry *entry, int mark)
+{
+    if (ttt_state(entry->game) != TTT_IN_PROGRESS && ttt_ending(entry->game) != TTT_END_AGREED)
+        return ttt_error_reply(409, TTT_E_GAME_OVER, "%s", ttt_strerror(TTT_E_GAME_OVER));
+    if (entry->draw_offer == -mark || ttt_ending(entry->game) == TTT_END_AGREED)
+        return ending_locked(mgr, entry, mark, STORE_DRAW, ",\"draw\":\"agreed\"");
+    /* An offer stands until either side moves; it is not stored, so a
+     * restart withdraws it. */
+    entry->draw_offer = (signed char)mark;
+    entry->offer_version++;
+    pthread_cond_broadcast(&entry->changed);
+    return state_reply(entry, mark == TTT_X ? ",\"draw\":\"offered\",\"draw_offer\":\"x\""
+                                            : ",\"draw\":\"offered\",\"draw_offer\":\"o\"");
+}
+
 struct reply game_draw(struct manager *mgr, struct game_entry *entry, int mark)
 {
-    struct reply r;
     pthread_mutex_lock(&entry->lock);
-    if (ttt_state(entry->game) != TTT_IN_PROGRESS && ttt_ending(entry->game) != TTT_END_AGREED) {
-        r = ttt_error_reply(409, TTT_E_GAME_OVER, "%s", ttt_strerror(TTT_E_GAME_OVER));
-    } else if (entry->draw_offer == -mark || ttt_ending(entry->game) == TTT_END_AGREED) {
-        r = ending_locked(mgr, entry, mark, STORE_DRAW, ",\"draw\":\"agreed\"");
-    } else {
-        /* An offer stands until either side moves; it is not stored, so a
-         * restart withdraws it. */
-        entry->draw_offer = (signed char)mark;
-        entry->offer_version++;
-        pthread_cond_broadcast(&entry->changed);
-        r = state_reply(entry, mark == TTT_X ? ",\"draw\":\"offered\",\"draw_offer\":\"x\""
-                                             : ",\"draw\":\"offered\",\"draw_offer\":\"o\"");
-    }
+    struct reply r = draw_locked(mgr, entry, mark);
     pthread_mutex_unlock(&entry->lock);
     return r;
 }

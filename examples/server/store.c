@@ -217,3 +217,8 @@ void store_stats(struct store *store, struct store_stats *out)
 {
     store->ops->stats(store, out);
 }
+
+int store_listen(struct store *store, store_notice_fn on_notice, void *user)
+{
+    return store->ops->listen ? store->ops->listen(store, on_notice, user) : -1;
+}

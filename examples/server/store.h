@@ -130,7 +130,10 @@ int store_load(struct store *store, store_game_fn on_game, store_event_fn on_eve
 
 /* The finished game with this id: on_game, then on_event for each entry of
  * its log. 1 once delivered, 0 if there is none, -1 with a message in err
- * if its row does not read or holds a bad value. */
+ * if its row does not read or holds a bad value. A store shared by servers
+ * (PostgreSQL) answers as well for a game in progress, which another server
+ * may have created: its row and its log so far. (The SQLite store's one
+ * server holds every game in progress, and it answers 0 for them.) */
 int store_load_game(struct store *store, const char *id, store_game_fn on_game,
                     store_event_fn on_event, void *user, char *err, size_t err_len);
 
@@ -163,5 +166,17 @@ struct store_stats {
     char last_error[256];
 };
 void store_stats(struct store *store, struct store_stats *out);
+
+/* A store shared by servers (PostgreSQL) tells of the events committed to
+ * it, by any server: on_notice(user, game_id, seq) for each, from a thread
+ * of the store's own, in commit order; then the caller reads the event
+ * from the log (store_load_log). After its connection was lost and came
+ * back, it calls on_notice(user, NULL, -1): events may have been committed
+ * meanwhile untold, so the caller reads every log it follows. 0 once
+ * listening (every commit from then on is told), -1 if the store cannot
+ * (the SQLite store, whose only server knows every event). on_notice NULL
+ * stops the listening (before user goes away); store_close stops it too. */
+typedef void (*store_notice_fn)(void *user, const char *game_id, int seq);
+int store_listen(struct store *store, store_notice_fn on_notice, void *user);
 
 #endif

@@ -22,6 +22,7 @@ struct store_ops {
     int (*load_results)(struct store *store, store_result_fn on_result, void *user, char *err,
                         size_t err_len);
     void (*stats)(struct store *store, struct store_stats *out);
+    int (*listen)(struct store *store, store_notice_fn on_notice, void *user); /* or NULL */
 };
 
 /* A finished game's log as both stores keep it in one text column: "kind

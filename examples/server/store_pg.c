@@ -5,7 +5,9 @@
 
 #include <libpq-fe.h>
 #include <limits.h>
+#include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +24,15 @@ struct pg_store {
     PGconn *wconn, *rconn;
     pthread_mutex_t rlock;
     struct store_queue queue;
+    /* The notices of committed events: a thread of their own on a third
+     * connection, LISTENing (store_listen). */
+    char *url;
+    PGconn *lconn;
+    pthread_t listener;
+    int listening;
+    atomic_int stop_listening;
+    store_notice_fn on_notice;
+    void *notice_user;
 };
 
 /* Version 1. (game_id, seq) is the log's primary key: of two servers adding
@@ -59,6 +70,8 @@ static const char *const schema_v2[] = {
     " ADD COLUMN o_clock_ms bigint NOT NULL DEFAULT -1",
 };
 
+#define NOTICE_CHANNEL "ttt_events"
+
 #define GAME_COLUMNS                                                                           \
     "id, width, height, k, gravity, misere, early_draw, ply_limit, rated, x_kind, o_kind,"     \
     " x_budget, o_budget, x_name, o_name, x_token, o_token, clock_initial_s, clock_increment_s,"  \
@@ -73,9 +86,13 @@ static const char *const statements[][2] = {
     {"add_game", "INSERT INTO ttt_games (" GAME_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7,"
                  " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
                  " ON CONFLICT (id) DO NOTHING"},
-    {"add_event", "INSERT INTO ttt_moves (game_id, " EVENT_COLUMNS ")"
+    /* Each event stored is told to every server LISTENing, once committed
+     * (NOTIFY's payload: "game_id seq"; the event itself is read from the
+     * log). A row that was there already inserts nothing and tells nobody. */
+    {"add_event", "WITH added AS (INSERT INTO ttt_moves (game_id, " EVENT_COLUMNS ")"
                   " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
-                  " ON CONFLICT (game_id, seq) DO NOTHING"},
+                  " ON CONFLICT (game_id, seq) DO NOTHING RETURNING game_id, seq)"
+                  " SELECT pg_notify('" NOTICE_CHANNEL "', game_id || ' ' || seq) FROM added"},
     {"add_finished", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                      " VALUES ($1, $2, $3, $4)"},
     {"add_finished_old", "INSERT INTO ttt_finished (id, finish_order, state, log)"
@@ -96,6 +113,7 @@ static const char *const read_statements[][2] = {
                    " ORDER BY pos"},
     {"load_finished", "SELECT " GAME_COLUMNS ", f.finish_order, f.state, f.log"
                       " FROM ttt_finished f JOIN ttt_games g USING (id) WHERE id = $1"},
+    {"load_game", "SELECT " GAME_COLUMNS " FROM ttt_games WHERE id = $1"},
     {"load_log", "SELECT " EVENT_COLUMNS " FROM ttt_moves"
                  " WHERE game_id = $1 AND seq >= $2 ORDER BY seq"},
     {"load_results", "SELECT id, f.finish_order, g.rated, g.x_name, g.o_name, f.state,"
@@ -227,12 +245,110 @@ fail:
     return -1;
 }
 
+/* (Re)connects the listening connection and LISTENs on it; 0, or -1 with
+ * the reason on stderr once per outage (*said). */
+static int listen_connect(struct pg_store *s, int *said)
+{
+    char err[512];
+    if (s->lconn && PQstatus(s->lconn) != CONNECTION_OK) {
+        PQfinish(s->lconn);
+        s->lconn = NULL;
+    }
+    if (!s->lconn && !(s->lconn = connect_to(s->url, s->shown, err, sizeof err))) {
+        if (!*said)
+            fprintf(stderr, "ttt-server: listening for other servers' moves: %s; trying"
+                    " again every second\n", err);
+        *said = 1;
+        return -1;
+    }
+    PQsetNoticeProcessor(s->lconn, ignore_notice, NULL);
+    if (run_ok(s->lconn, "LISTEN " NOTICE_CHANNEL, s->shown, err, sizeof err) != 0) {
+        fprintf(stderr, "ttt-server: %s\n", err);
+        PQfinish(s->lconn);
+        s->lconn = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* The listener thread: each notice to on_notice, in the order PostgreSQL
+ * delivers them (the order of commits); after a lost connection, once it
+ * is back, on_notice(NULL, -1): whatever was committed meanwhile was not
+ * told, so the caller reads the logs it follows. */
+static void *listen_main(void *arg)
+{
+    struct pg_store *s = arg;
+    int lost = 0, said = 0;
+    while (!atomic_load(&s->stop_listening)) {
+        if (!s->lconn || PQstatus(s->lconn) != CONNECTION_OK) {
+            if (listen_connect(s, &said) != 0) {
+                lost = 1;
+                for (int i = 0; i < 10 && !atomic_load(&s->stop_listening); i++)
+                    poll(NULL, 0, 100);
+                continue;
+            }
+            if (lost) {
+                fprintf(stderr, "ttt-server: listening again for other servers' moves\n");
+                s->on_notice(s->notice_user, NULL, -1);
+            }
+            lost = said = 0;
+        }
+        struct pollfd pfd = {PQsocket(s->lconn), POLLIN, 0};
+        if (poll(&pfd, 1, 250) < 0 || (pfd.revents && PQconsumeInput(s->lconn) == 0)) {
+            lost = 1;
+            PQfinish(s->lconn);
+            s->lconn = NULL;
+            continue;
+        }
+        PGnotify *n;
+        while ((n = PQnotifies(s->lconn)) != NULL) {
+            char id[24];
+            int seq;
+            if (sscanf(n->extra, "%23s %d", id, &seq) == 2)
+                s->on_notice(s->notice_user, id, seq);
+            PQfreemem(n);
+        }
+    }
+    return NULL;
+}
+
+static int pg_listen(struct store *base, store_notice_fn on_notice, void *user)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    if (s->listening) {
+        atomic_store(&s->stop_listening, 1);
+        pthread_join(s->listener, NULL);
+        s->listening = 0;
+        if (s->lconn)
+            PQfinish(s->lconn);
+        s->lconn = NULL;
+    }
+    if (!on_notice)
+        return 0;
+    int said = 0;
+    s->on_notice = on_notice;
+    s->notice_user = user;
+    atomic_store(&s->stop_listening, 0);
+    /* LISTEN before the caller goes on: every commit from here is told. */
+    if (listen_connect(s, &said) != 0)
+        return -1;
+    if (pthread_create(&s->listener, NULL, listen_main, s) != 0) {
+        PQfinish(s->lconn);
+        s->lconn = NULL;
+        return -1;
+    }
+    s->listening = 1;
+    return 0;
+}
+
 static void pg_close(struct store *base)
 {
     struct pg_store *s = (struct pg_store *)base;
     if (!s)
         return;
     store_queue_stop(&s->queue); /* the writer commits what waits, then stops */
+    pg_listen(base, NULL, NULL);
+    free(s->url);
     if (s->wconn)
         PQfinish(s->wconn);
     if (s->rconn)
@@ -255,6 +371,10 @@ static struct store *pg_open(const char *url, int synchronous_full, int salvage,
     }
     store_redact(url, s->shown, sizeof s->shown);
     store_queue_init(&s->queue, commit_batch, s);
+    if (!(s->url = strdup(url))) {
+        snprintf(err, err_len, "out of memory");
+        goto fail;
+    }
     pthread_mutex_init(&s->rlock, NULL);
     if (!(s->wconn = connect_to(url, s->shown, err, err_len)) ||
         !(s->rconn = connect_to(url, s->shown, err, err_len)))
@@ -432,6 +552,12 @@ static int commit_batch(void *backend, struct store_write *batch, char *error, s
     for (;;) { /* each pass fails one more write or ends, so the loop ends */
         struct store_write *lost = NULL;
         int ok = exec_write(s, "begin", 0, NULL, error, cap, sqlstate) >= 0;
+        if (!ok && PQstatus(s->wconn) != CONNECTION_OK) {
+            /* Broken since the last group (PostgreSQL restarted): nothing
+             * was sent, so the group runs on a new connection. */
+            revive(s, error, cap);
+            ok = exec_write(s, "begin", 0, NULL, error, cap, sqlstate) >= 0;
+        }
         for (struct store_write *w = batch; ok && w && !lost; w = w->next)
             if (w->result != STORE_FAILED && run_one(s, w, error, cap) == WRITE_ABORTED)
                 lost = w;
@@ -538,22 +664,26 @@ static int read_event(const PGresult *res, int row, int first, struct store_even
 static PGresult *read_query(struct pg_store *s, const char *name, int n,
                             const char *const *values, char *err, size_t err_len)
 {
-    if (PQstatus(s->rconn) != CONNECTION_OK) {
-        PQreset(s->rconn);
-        if (PQstatus(s->rconn) == CONNECTION_OK) {
-            PQsetNoticeProcessor(s->rconn, ignore_notice, NULL);
-            prepare_all(s->rconn, read_statements,
-                        sizeof read_statements / sizeof *read_statements, s->shown, err,
-                        err_len);
+    /* A read is safe to repeat: one that meets a connection broken since
+     * the last (PostgreSQL restarted) runs again on a new one. */
+    for (int attempt = 0;; attempt++) {
+        if (PQstatus(s->rconn) != CONNECTION_OK) {
+            PQreset(s->rconn);
+            if (PQstatus(s->rconn) == CONNECTION_OK) {
+                PQsetNoticeProcessor(s->rconn, ignore_notice, NULL);
+                prepare_all(s->rconn, read_statements,
+                            sizeof read_statements / sizeof *read_statements, s->shown, err,
+                            err_len);
+            }
         }
-    }
-    PGresult *res = PQexecPrepared(s->rconn, name, n, values, NULL, NULL, 0);
-    if (PQresultStatus(res) != PGRES_TUPLES_OK) {
+        PGresult *res = PQexecPrepared(s->rconn, name, n, values, NULL, NULL, 0);
+        if (PQresultStatus(res) == PGRES_TUPLES_OK)
+            return res;
         say_pg(err, err_len, s->shown, name, PQerrorMessage(s->rconn));
         PQclear(res);
-        return NULL;
+        if (attempt == 1 || PQstatus(s->rconn) == CONNECTION_OK)
+            return NULL;
     }
-    return res;
 }
 
 static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_event,
@@ -601,6 +731,36 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
     return rc;
 }
 
+static int pg_load_log(struct store *base, const char *id, int from, store_event_fn on_event,
+                       void *user, char *err, size_t err_len);
+
+/* A game not finished (or finished since the caller looked): its row and
+ * its log so far. 1, 0 if there is no such game, or -1. */
+static int load_in_progress(struct pg_store *s, const char *id, store_game_fn on_game,
+                            store_event_fn on_event, void *user, char *err, size_t err_len)
+{
+    const char *v[] = {id};
+    pthread_mutex_lock(&s->rlock);
+    PGresult *res = read_query(s, "load_game", 1, v, err, err_len);
+    pthread_mutex_unlock(&s->rlock);
+    if (!res)
+        return -1;
+    struct store_game g;
+    int rc = PQntuples(res) == 0 ? 0 : 1;
+    if (rc == 1 && read_game(res, 0, &g) != 0) {
+        snprintf(err, err_len, "%s: the game %.24s holds a bad value", s->shown, id);
+        rc = -1;
+    }
+    PQclear(res);
+    if (rc == 1 && on_game(user, &g) != 0) {
+        err[0] = '\0';
+        rc = -1;
+    }
+    if (rc == 1 && pg_load_log(&s->base, g.id, 0, on_event, user, err, err_len) < 0)
+        rc = -1;
+    return rc;
+}
+
 static int pg_load_game(struct store *base, const char *id, store_game_fn on_game,
                         store_event_fn on_event, void *user, char *err, size_t err_len)
 {
@@ -613,7 +773,7 @@ static int pg_load_game(struct store *base, const char *id, store_game_fn on_gam
         return -1;
     if (PQntuples(res) == 0) {
         PQclear(res);
-        return 0;
+        return load_in_progress(s, id, on_game, on_event, user, err, err_len);
     }
     struct store_game g;
     long long order;
@@ -716,4 +876,5 @@ static void pg_stats(struct store *base, struct store_stats *out)
 const struct store_ops store_pg_ops = {
     pg_open, pg_close,     pg_add_game,     pg_add_event, pg_add_finished,
     pg_load, pg_load_game, pg_load_log,     pg_load_results, pg_stats,
+    pg_listen,
 };

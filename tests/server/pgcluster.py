@@ -60,6 +60,10 @@ class Cluster:
         os.unlink(pwfile)
         if r.returncode != 0:
             raise RuntimeError("initdb failed: " + r.stdout + r.stderr)
+        return self.start_server()
+
+    def start_server(self):
+        """pg_ctl start on the cluster's folder (again after stop_server)."""
         opts = "-c listen_addresses=127.0.0.1 -p %d -k %s" % (self.port, self.dir)
         if not self.fsync:
             opts += " -c fsync=off"
@@ -69,6 +73,13 @@ class Cluster:
         if r.returncode != 0:
             raise RuntimeError("pg_ctl start failed: " + r.stdout + r.stderr + self.server_log())
         return self
+
+    def stop_server(self):
+        """pg_ctl stop -m immediate, as a crash: the folder stays."""
+        r = self._run(os.path.join(PG_BIN, "pg_ctl"), "stop", "-m", "immediate", "-w", "-t", "30",
+                      "-D", self.data, timeout=60)
+        if r.returncode != 0:
+            raise RuntimeError("pg_ctl stop failed: " + r.stdout + r.stderr)
 
     def server_log(self):
         try:

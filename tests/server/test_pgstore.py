@@ -1,6 +1,8 @@
-"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, the password is never shown."""
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, streams follow moves made on another server, the password is never shown."""
 import concurrent.futures
 import itertools
+import threading
+import time
 
 import httpx
 import pytest
@@ -34,6 +36,22 @@ def db(cluster):
 def node(tmp_path, url, name):
     return Server(url, "--accounts-db", tmp_path / (name + "-accounts.db"),
                   log=tmp_path / (name + ".log"))
+
+
+@pytest.fixture
+def two(tmp_path, db):
+    """Two servers on one database, both started: (a, b); each must stop
+    cleanly at the end."""
+    a = node(tmp_path, db, "a").start()
+    b = None
+    try:
+        b = node(tmp_path, db, "b").start()
+        yield a, b
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        a.kill()
+        if b:
+            b.kill()
 
 
 def new_game(c):
@@ -235,3 +253,150 @@ def test_a_version_1_schema_is_migrated_to_clocks(tmp_path, cluster, db):
     row = cluster.psql(name, "SELECT at_ms > 0, x_clock_ms, o_clock_ms FROM ttt_moves"
                              " WHERE game_id = 'live' AND seq = 1")
     assert row.strip() == "t|-1|-1"
+
+
+def test_any_server_serves_any_game(two):
+    """A game created on one server after the other started is played on
+    both in turn, each answer as one server gives it; a game ended on one
+    is over on the other."""
+    a, b = two
+    with httpx.Client(base_url=a.url, timeout=10) as ca, \
+            httpx.Client(base_url=b.url, timeout=10) as cb:
+        g = new_game(ca)
+        assert cb.get(f"/api/games/{g['id']}").json()["moves"] == []
+        plays = [("x", "b2"), ("o", "a1"), ("x", "a3"), ("o", "b1"), ("x", "c1")]
+        for ply, (seat, cell) in enumerate(plays):
+            r = move(cb if ply % 2 == 0 else ca, g, seat, ply, cell)
+            assert r.status_code == 200, r.text
+            assert r.json()["move"] == {"ply": ply, "cell": cell, "mark": seat}
+            other = ca if ply % 2 == 0 else cb
+            seen = other.get(f"/api/games/{g['id']}").json()
+            assert seen["moves"] == [c for _, c in plays[:ply + 1]]
+        assert ca.get(f"/api/games/{g['id']}").json()["state"] == "x_won"
+        assert cb.get(f"/api/games/{g['id']}").json()["state"] == "x_won"
+        late = move(ca, g, "o", 5, "c3")
+        assert late.status_code == 409 and late.json()["status"] == "TTT_E_GAME_OVER"
+        assert cb.get("/api/games/0123456789abcdef00").status_code == 404
+        assert ca.get("/api/health").json()["games"] == 0
+        assert cb.get("/api/health").json()["games"] == 0
+
+
+def test_endings_racing_on_two_servers(two, db, cluster):
+    """The same resignation through both servers at once: both answer 200
+    with the same state, one row stored; a resignation racing a move: no
+    503, and the log replays."""
+    a, b = two
+    name = db.rsplit("/", 1)[1]
+    with httpx.Client(base_url=a.url, timeout=10) as ca, \
+            httpx.Client(base_url=b.url, timeout=10) as cb, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        for _ in range(4):
+            g = new_game(ca)
+            assert cb.get(f"/api/games/{g['id']}").status_code == 200  # B holds it too
+            resign = lambda c: c.post(f"/api/games/{g['id']}/resign",  # noqa: E731
+                                      headers=auth(g["tokens"]["x"]))
+            answers = list(pool.map(resign, [ca, cb]))
+            assert [r.status_code for r in answers] == [200, 200], [r.text for r in answers]
+            assert answers[0].json() == answers[1].json()
+            assert answers[0].json()["state"] == "o_won"
+            rows = cluster.psql(name, "SELECT count(*) FROM ttt_moves WHERE game_id = '%s'"
+                                % g["id"])
+            assert rows.strip() == "1"
+        for _ in range(4):
+            g = new_game(ca)
+            assert cb.get(f"/api/games/{g['id']}").status_code == 200
+            sends = [lambda: ca.post(f"/api/games/{g['id']}/resign",
+                                     headers=auth(g["tokens"]["x"])),
+                     lambda: move(cb, g, "x", 0, "b2")]
+            answers = list(pool.map(lambda f: f(), sends))
+            codes = [r.status_code for r in answers]
+            assert 503 not in codes and codes[0] == 200, [r.text for r in answers]
+            final = ca.get(f"/api/games/{g['id']}").json()
+            assert final["state"] == "o_won"
+            assert final == cb.get(f"/api/games/{g['id']}").json()
+            assert final["moves"] == (["b2"] if codes[1] == 200 else [])
+
+
+class Spectator:
+    """An event stream read on a thread of its own: the first count events."""
+
+    def __init__(self, url, game_id, count, last=None):
+        self.events, self.error = [], None
+        self.thread = threading.Thread(target=self._read, args=(url, game_id, count, last),
+                                       daemon=True)
+        self.opened = threading.Event()
+        self.thread.start()
+        assert self.opened.wait(30), "the stream did not open"
+
+    def _read(self, url, game_id, count, last):
+        headers = {"Last-Event-ID": str(last)} if last is not None else {}
+        try:
+            with httpx.stream("GET", f"{url}/api/games/{game_id}/events", headers=headers,
+                              timeout=60) as r:
+                self.opened.set()
+                current, pending = {}, b""
+                for chunk in r.iter_raw():  # as it comes (iter_lines may wait for more)
+                    pending += chunk
+                    while b"\n" in pending:
+                        raw, pending = pending.split(b"\n", 1)
+                        line = raw.decode()
+                        if line == "":
+                            if current:
+                                self.events.append(current)
+                            current = {}
+                            if len(self.events) >= count:
+                                return
+                        elif not line.startswith(":"):
+                            key, _, value = line.partition(": ")
+                            current[key] = value
+        except Exception as e:  # noqa: BLE001 - reported by the test
+            self.error = e
+            self.opened.set()
+
+    def wait(self, timeout=60):
+        self.thread.join(timeout)
+        assert not self.thread.is_alive(), "the stream did not get its events: %r" % self.events
+        assert self.error is None, self.error
+        return self.events
+
+
+def retried(send, tries=100):
+    """send() until it is not a 503 (the store reconnecting), bounded."""
+    for _ in range(tries):
+        r = send()
+        if r.status_code != 503:
+            return r
+        time.sleep(0.1)
+    return r
+
+
+def test_streams_follow_moves_made_on_another_server(two, db, cluster):
+    a, b = two
+    with httpx.Client(base_url=a.url, timeout=10) as ca, \
+            httpx.Client(base_url=b.url, timeout=10) as cb:
+        g = new_game(ca)
+        plays = [("x", "b2"), ("o", "a1"), ("x", "a3"), ("o", "b1"), ("x", "c1")]
+        watch = Spectator(a.url, g["id"], count=3)  # on A
+        for ply, (seat, cell) in enumerate(plays[:3]):
+            assert move(cb, g, seat, ply, cell).status_code == 200  # on B
+        events = watch.wait()
+        assert [e["id"] for e in events] == ["1", "2", "3"]
+        assert ['"cell":"%s"' % c in e["data"] for e, (_, c) in zip(events, plays)] == \
+            [True] * 3
+        # A reconnect with Last-Event-ID replays what followed event 1.
+        again = Spectator(a.url, g["id"], count=2, last=1).wait()
+        assert [e["id"] for e in again] == ["2", "3"]
+
+        # PostgreSQL goes down and comes back: A listens again and reads
+        # the log, so its stream misses nothing made on B meanwhile.
+        watch = Spectator(a.url, g["id"], count=3, last=3)
+        cluster.stop_server()
+        cluster.start_server()
+        r = retried(lambda: move(cb, g, "o", 3, "b1"))
+        assert r.status_code == 200, r.text
+        assert retried(lambda: move(cb, g, "x", 4, "c1")).status_code == 200
+        events = watch.wait()
+        assert [e.get("id") for e in events] == ["4", "5", "5"]
+        assert [e["event"] for e in events] == ["move", "move", "end"]
+        assert '"state":"x_won"' in events[2]["data"]
+    assert "listening again" in a.output()
