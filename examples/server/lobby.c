@@ -194,7 +194,7 @@ void lobby_expire_seeks(struct lobby *lb, long long now)
 
 /* A seek's or a pairing's game fields: a create body without seats, its
  * fields known to POST /api/games (the same checks); 0 or -1 with *err. */
-int lobby_game_body(const json_t *body, json_t **game, struct reply *err)
+int lobby_game_body(const json_t *body, int max_size, json_t **game, struct reply *err)
 {
     if (!json_is_object(body)) {
         *err = error_reply(400, "TTT_E_INVALID", TTT_E_INVALID, "the body must be a JSON object");
@@ -228,6 +228,20 @@ int lobby_game_body(const json_t *body, json_t **game, struct reply *err)
     }
     if (check_create_body(body, err) != 0)
         return -1;
+    /* The shape now, so that no seek waits to be refused at acceptance. */
+    static const char *const sides[] = {"width", "height", "k"};
+    for (int i = 0; i < 3; i++) {
+        const json_t *v = json_object_get(body, sides[i]);
+        json_int_t lo = i == 2 ? 0 : 3;
+        if (v && !json_is_null(v) &&
+            (!json_is_integer(v) || json_integer_value(v) < lo ||
+             json_integer_value(v) > max_size)) {
+            *err = ttt_error_reply(422, TTT_E_SIZE, "%s is out of range (%d..%d)", sides[i],
+                                   (int)lo, max_size);
+            json_object_set_new(err->body, "field", json_string(sides[i]));
+            return -1;
+        }
+    }
     *game = json_deep_copy(body);
     if (!*game) {
         *err = error_reply(503, "out_of_memory", 503, "out of memory");
@@ -241,7 +255,7 @@ static struct reply seek_create(struct lobby *lb, const struct account *me, cons
 {
     struct reply err;
     json_t *game;
-    if (lobby_game_body(body, &game, &err) != 0)
+    if (lobby_game_body(body, lb->srv->mgr->limits.max_size, &game, &err) != 0)
         return err;
     struct seek *s = calloc(1, sizeof *s);
     unsigned char raw[8];

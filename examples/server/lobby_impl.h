@@ -67,8 +67,9 @@ struct mailbox *lobby_mailbox(struct lobby *lb, long long account, long long now
  * one is), at least since. */
 long long lobby_unwatched_since(struct lobby *lb, long long account, long long since,
                                 long long now);
-/* A seek's or pairing's body checked into a create body (*game, owned). */
-int lobby_game_body(const json_t *body, json_t **game, struct reply *err);
+/* A seek's or pairing's body checked into a create body (*game, owned):
+ * 0, or -1 with *err; sides up to max_size. */
+int lobby_game_body(const json_t *body, int max_size, json_t **game, struct reply *err);
 /* Without lock: starts a game between accounts a and b (seats drawn at
  * random), tells both on their account streams (via: "seek" or "pairing",
  * with via_id) and answers with what b is told. */

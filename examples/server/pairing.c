@@ -58,7 +58,7 @@ struct reply lobby_pairing_join(struct lobby *lb, const struct account *me, cons
     if (!json_is_string(json_object_get(body, "game")))
         return error_reply(422, "TTT_E_INVALID", TTT_E_INVALID,
                            "pairing takes a preset: \"game\": tictactoe, connect4 or gomoku");
-    if (lobby_game_body(body, &game, &err) != 0)
+    if (lobby_game_body(body, lb->srv->mgr->limits.max_size, &game, &err) != 0)
         return err;
     const json_t *rated = json_object_get(body, "rated");
     struct waiter w = {.who = *me, .game = game, .rated = !rated || json_is_true(rated)};

@@ -185,6 +185,9 @@ def test_hostile_seek_bodies(srv, c):
         ({"game": "tictactoe", "x": {"name": "Ana"}}, 422),
         ({"game": "tictactoe", "rated": "yes"}, 400),
         ({"game": "tictactoe", "width": 3}, 422),
+        ({"width": 2000}, 422),
+        ({"width": 5, "k": -1}, 422),
+        ({"width": "5"}, 422),
         ([1, 2], 400),
     ]
     for body, status in bad:
