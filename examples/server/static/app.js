@@ -382,8 +382,10 @@ function followAccount() {
 // ---- the lobby ----
 
 function seekText(s) {
+  const time = s.clock ? ', ' + s.clock.initial_s / 60 + '+' + (s.clock.increment_s || 0)
+    : s.days_per_move ? ', ' + s.days_per_move + ' d a move' : '';
   return s.owner + ' (' + s.rating + '): ' + (KIND_TITLES[s.kind] || s.kind) +
-    (s.kind === 'other' ? ' ' + s.width + 'x' + (s.height || s.width) : '') + (s.rated ? ', rated' : ', casual');
+    (s.kind === 'other' ? ' ' + s.width + 'x' + (s.height || s.width) : '') + (s.rated ? ', rated' : ', casual') + time;
 }
 
 function showSeeks() {
@@ -443,15 +445,25 @@ async function seekAction(id, own) {
   }
 }
 
+// The chosen time control as POST /api/games takes it: "initial+increment"
+// in seconds, or a day a move.
+function withTimeControl(body) {
+  const v = $('time-control').value;
+  if (v === 'day') body.days_per_move = 1;
+  else if (v) body.clock = {initial_s: Number(v.split('+')[0]), increment_s: Number(v.split('+')[1])};
+  return body;
+}
+
 async function postSeek(event) {
   event.preventDefault();
-  const r = await api('POST', '/api/seeks', {game: $('seek-preset').value, rated: $('seek-rated').checked});
+  const r = await api('POST', '/api/seeks',
+    withTimeControl({game: $('seek-preset').value, rated: $('seek-rated').checked}));
   if (r.status !== 201) { showError('online', failure(r)); return; }
   showError('online', '');
 }
 
 async function pair(game) {
-  const r = await api('POST', '/api/pairing', {game});
+  const r = await api('POST', '/api/pairing', withTimeControl({game}));
   if (r.status !== 201) { showError('online', failure(r)); return; }
   showError('online', '');
   $('pairing-status').textContent = 'Looking for an opponent at ' + (KIND_TITLES[game] || game) +
