@@ -296,6 +296,11 @@ def test_the_lobby_and_leaderboard_fit_a_phone(account_server, phone):
     assert button.text == "Cancel"
     button.send_keys(Keys.ENTER)
     wait_text(phone, "seeks", "No open seeks yet.")
+    # Quick pairing: waiting is shown, and Stop waiting leaves the pool.
+    phone.find_element(By.CSS_SELECTOR, "#pairing-buttons button[data-game=connect4]").click()
+    wait_text(phone, "pairing-status", "Looking for an opponent at Connect Four")
+    phone.find_element(By.ID, "pairing-cancel").click()
+    WebDriverWait(phone, WAIT).until(lambda d: d.find_element(By.ID, "pairing-status").text == "")
     phone.get(account_server.url + "/#top=gomoku")
     wait_text(phone, "leaders", "Leaderboard: Gomoku")
     width, inner = fits(phone)
