@@ -112,8 +112,12 @@ function stateText(s) {
   }
   const how = {line: 'a line', full_board: 'a full board', no_line: 'no line left', resign: 'resignation',
                agreed: 'agreement', ply_limit: 'the move limit'}[s.ending] || s.ending;
-  if (s.state === 'draw') return 'Drawn by ' + how;
   const winner = s.state === 'x_won' ? 'x' : 'o';
+  if (s.ending === 'time') {
+    return s.state === 'draw' ? 'Drawn: time ran out for a side that no line can beat'
+      : name(winner) + ' (' + winner.toUpperCase() + ') won on time';
+  }
+  if (s.state === 'draw') return 'Drawn by ' + how;
   return name(winner) + ' (' + winner.toUpperCase() + ') won by ' + how;
 }
 
