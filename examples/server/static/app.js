@@ -277,7 +277,8 @@ function showClocks() {
   const has = !!(s && s.clock_ms);
   $('clocks').hidden = !has;
   if (!has) return;
-  const running = s.state === 'in_progress' ? (s.clock_running || s.to_move) : null;
+  // clock_running: the side whose time runs (null before the first move).
+  const running = s.state === 'in_progress' ? s.clock_running : null;
   for (const m of ['x', 'o']) {
     const left = s.clock_ms[m] - (m === running ? Date.now() - current.stateAt : 0);
     $('clock-' + m).textContent = clockText(left);
