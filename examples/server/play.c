@@ -187,6 +187,10 @@ struct reply game_move(struct manager *mgr, struct game_entry *entry, int mark, 
     }
 
     pthread_mutex_lock(&entry->lock);
+    /* A ply past this copy's (shared store): the plies other servers
+     * stored first, so that a column lands where it does in the game. */
+    if ((int)ply > ttt_ply(entry->game) && mgr->limits.shared)
+        manager_catch_up(mgr, entry);
     if (row < 0) {
         /* A column: the move is its landing cell at the ply asked for; at
          * another ply, the move that stands there decides (retry or 409). */

@@ -207,41 +207,66 @@ def tree_cpu_seconds(pid):
     return total
 
 
-def run_c_client(args, srv, db_pid=None):
-    """Runs ttt-server-load, printing its lines and the server's CPU time in
-    its timed phase: on a machine whose cores the client shares with the
-    server (and with other work), moves/s alone says little."""
+def run_c_client(args, port, pids):
+    """Runs ttt-server-load against 127.0.0.1:port, printing its lines and
+    the CPU time each process in pids ({name: (pid, with_children)}: the
+    server, or the nodes, haproxy and PostgreSQL) used in its timed phase:
+    on a machine whose cores the client shares with the server (and with
+    other work), moves/s alone says little."""
     proc = subprocess.Popen(
-        [args.c_client, "--port", str(srv.port), "--games", str(args.games),
+        [args.c_client, "--port", str(port), "--games", str(args.games),
          "--connections", str(args.connections), "--seconds", str(args.seconds),
          "--width", str(args.width), "--height", str(args.height), "--k", str(args.k)],
         stdout=subprocess.PIPE, text=True)
-    server_cpu, start, moves = None, None, 0
+
+    def cpu(pid, children):
+        return tree_cpu_seconds(pid) if children else cpu_seconds(pid)
+
+    before, start, moves = None, None, 0
     try:
         for line in proc.stdout:
             print(line, end="", flush=True)
             if "moving for" in line:
-                server_cpu, start = cpu_seconds(srv.proc.pid), time.monotonic()
-                db_cpu = tree_cpu_seconds(db_pid) if db_pid else None
+                before = {name: cpu(*p) for name, p in pids.items()}
+                start = time.monotonic()
             found = re.match(r"load: (\d+) moves acknowledged", line)
-            if found and server_cpu is not None:
-                server_cpu = cpu_seconds(srv.proc.pid) - server_cpu
+            if found and before is not None:
                 elapsed = time.monotonic() - start
                 moves = int(found.group(1))
-                per_move = f", {server_cpu / moves * 1e6:.0f} us a move" if moves else ""
-                print(f"load: the server used {server_cpu:.1f} s of CPU "
-                      f"({server_cpu / elapsed:.2f} cores{per_move}); {os.cpu_count()} cores, "
-                      f"load average {os.getloadavg()[0]:.1f}", flush=True)
-                if db_pid and moves:
-                    db_cpu = tree_cpu_seconds(db_pid) - db_cpu
-                    print(f"load: PostgreSQL used {db_cpu:.1f} s of CPU ({db_cpu / elapsed:.2f}"
-                          f" cores, {db_cpu / moves * 1e6:.0f} us a move)", flush=True)
+                for name, p in pids.items():
+                    used = cpu(*p) - before[name]
+                    per_move = f", {used / moves * 1e6:.0f} us a move" if moves else ""
+                    print(f"load: {name} used {used:.1f} s of CPU "
+                          f"({used / elapsed:.2f} cores{per_move})", flush=True)
+                print(f"load: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}",
+                      flush=True)
         status = proc.wait(timeout=args.seconds + 120)
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     return {"moves": moves, "errors": status}
+
+
+def run_nodes(args):
+    """The C client through haproxy in front of args.nodes servers."""
+    from cluster import Deployment, missing
+    why = missing()
+    if why or not args.c_client:
+        return "load: " + (why or "--nodes needs --c-client")
+    d = Deployment(args.nodes, balance="uri", fsync=args.sync == "full", program=args.server,
+                   extra=["--max-games", "2000000", "--max-connections-per-address", "0"])
+    try:
+        d.start()
+        pids = {f"node {i}": (n.proc.pid, False) for i, n in enumerate(d.nodes)}
+        pids["haproxy"] = (d.haproxy.pid, False)
+        pids["PostgreSQL"] = (d.cluster.postmaster_pid(), True)
+        counts = run_c_client(args, d.port, pids)
+    finally:
+        clean = d.stop()
+    if counts["moves"] == 0 or counts["errors"] or not clean:
+        return "load: FAILED"
+    return None
 
 
 def main():
@@ -264,6 +289,9 @@ def main():
     ap.add_argument("--postgresql", action="store_true",
                     help="store in a private PostgreSQL cluster (initdb under /tmp, fsync on)"
                     " instead of an SQLite file")
+    ap.add_argument("--nodes", type=int, metavar="N",
+                    help="with --c-client: N servers on one private PostgreSQL cluster behind"
+                    " haproxy (balancing by game id), as tests/server/cluster.py starts them")
     ap.add_argument("--ci", action="store_true", help="small and bounded: 50 games, 8 connections, 5 s")
     args = ap.parse_args()
     if args.ci:
@@ -271,6 +299,8 @@ def main():
     if args.url_port:
         asyncio.run(run(args, args.url_port))
         return
+    if args.nodes:
+        sys.exit(run_nodes(args))
     from serverproc import Server
     cluster = None
     if args.postgresql:
@@ -298,7 +328,10 @@ def main():
             if args.bots:
                 counts = asyncio.run(bot_replies(srv.port, args))
             elif args.c_client:
-                counts = run_c_client(args, srv, cluster.postmaster_pid() if cluster else None)
+                pids = {"the server": (srv.proc.pid, False)}
+                if cluster:
+                    pids["PostgreSQL"] = (cluster.postmaster_pid(), True)
+                counts = run_c_client(args, srv.port, pids)
             else:
                 counts = asyncio.run(run(args, srv.port))
         finally:
