@@ -6,22 +6,12 @@ import time
 import httpx
 import pytest
 
+from conftest import FAST_ARGON2
 from serverproc import Server
-
-# Cheap hashes keep the suite quick; test_hash_parameters checks the defaults.
-FAST = ("--argon2-memory", "1024", "--argon2-time", "1")
 
 
 def start(tmp_path, *extra):
-    return Server(tmp_path / "games.db", *FAST, *extra).start()
-
-
-@pytest.fixture
-def srv(tmp_path):
-    s = start(tmp_path)
-    yield s
-    if s.proc:
-        assert s.stop() == 0
+    return Server(tmp_path / "games.db", *FAST_ARGON2, *extra).start()
 
 
 def client_from(server, address="127.0.0.1"):
@@ -42,8 +32,8 @@ def bearer(token, scheme="Bearer"):
     return {"Authorization": f"{scheme} {token}"}
 
 
-def test_create_login_use_and_logout(srv):
-    with client_from(srv) as c:
+def test_create_login_use_and_logout(account_server):
+    with client_from(account_server) as c:
         r = signup(c, "Ana_1")
         assert r.status_code == 201 and r.json() == {"name": "Ana_1"}
         # Unique ignoring case.
@@ -62,7 +52,7 @@ def test_create_login_use_and_logout(srv):
             me = c.get("/api/sessions/current", headers=bearer(token, scheme))
             assert me.status_code == 200 and me.json()["name"] == "Ana_1"
             assert me.json()["expires"] == body["expires"]
-        with httpx.Client(base_url=srv.url, timeout=30,
+        with httpx.Client(base_url=account_server.url, timeout=30,
                           cookies={"ttt_session": token}) as jar:
             assert jar.get("/api/sessions/current").json()["name"] == "Ana_1"
         # No password, hash or token in what the account routes show later.
@@ -78,15 +68,15 @@ def test_create_login_use_and_logout(srv):
 
 @pytest.mark.parametrize("name", ["ab", "a" * 25, "a b", "Ana!", "Åsa", "ana\u202e",
                                   "", 5, None, ["ana"]])
-def test_names_outside_the_documented_set_are_refused(srv, name):
-    with client_from(srv) as c:
+def test_names_outside_the_documented_set_are_refused(account_server, name):
+    with client_from(account_server) as c:
         r = signup(c, name)
         assert r.status_code == 422, r.text
         assert r.json()["field"] == "name"
 
 
-def test_name_edges_and_password_rules(srv):
-    with client_from(srv) as c:
+def test_name_edges_and_password_rules(account_server):
+    with client_from(account_server) as c:
         assert signup(c, "abc").status_code == 201
         assert signup(c, "Z" * 24).status_code == 201
         assert signup(c, "a-b_c-9").status_code == 201
@@ -127,8 +117,8 @@ def test_ten_thousand_character_password_within_a_larger_body_cap(tmp_path):
         assert s.stop() == 0
 
 
-def test_wrong_passwords_and_unknown_names_answer_alike(srv):
-    with client_from(srv) as c:
+def test_wrong_passwords_and_unknown_names_answer_alike(account_server):
+    with client_from(account_server) as c:
         assert signup(c, "Bo123").status_code == 201
         wrong = login(c, "Bo123", "not the password")
         unknown = login(c, "Nobody", "not the password")
@@ -216,8 +206,8 @@ def test_sessions_expire(tmp_path):
     assert left == 1
 
 
-def test_tokens_name_their_own_account_only(srv):
-    with client_from(srv) as c:
+def test_tokens_name_their_own_account_only(account_server):
+    with client_from(account_server) as c:
         for name in ("first", "second"):
             assert signup(c, name).status_code == 201
         a = login(c, "first").json()["token"]
