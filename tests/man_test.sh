@@ -39,9 +39,11 @@ pass() { echo "ok - $*"; }
 fail() { echo "not ok - $*"; failed=1; }
 
 # The linter, at its most demanding level. "referenced manual not found"
-# depends on the pages this machine has installed, not on this page.
+# and "outdated mandoc.db" (an earlier install of ours in a man tree whose
+# index was not rebuilt) depend on the pages this machine has installed,
+# not on this page.
 mandoc -T lint -W style "$page" >"$tmp/lint" 2>&1 || true
-grep -v 'referenced manual not found' "$tmp/lint" >"$tmp/lint.kept" || true
+grep -v -e 'referenced manual not found' -e 'outdated mandoc.db' "$tmp/lint" >"$tmp/lint.kept" || true
 if [ -s "$tmp/lint.kept" ]; then
   fail "mandoc -T lint $page:"
   sed 's/^/#   /' "$tmp/lint.kept"
