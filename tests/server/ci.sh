@@ -58,7 +58,7 @@ if [ "$browser" = 1 ]; then
         --basetemp "$work/pytest" "$here/test_browser.py"
     exit 0
 fi
-timeout 600 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
+timeout 1500 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
     --basetemp "$work/pytest" "$here/test_api.py" "$here/test_hostile.py" "$here/test_strict.py" "$here/test_limits.py" \
     "$here/test_bots.py" "$here/test_docs.py" "$here/test_store.py" "$here/test_scripts.py" \
     "$here/test_accounts.py" "$here/test_rated.py" "$here/test_ratings.py" "$here/test_pgstore.py" \
