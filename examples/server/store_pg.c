@@ -694,7 +694,11 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
         *skipped = 0;
     int rc = 0;
     pthread_mutex_lock(&s->rlock);
-    PGresult *res = read_query(s, "scan_games", 0, NULL, err, err_len);
+    /* Both scans read one snapshot: a game another server creates or ends
+     * meanwhile is in both or in neither. */
+    PGresult *res = run_ok(s->rconn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", s->shown,
+                           err, err_len) == 0
+                    ? read_query(s, "scan_games", 0, NULL, err, err_len) : NULL;
     if (!res)
         rc = -1;
     for (int r = 0; res && rc == 0 && r < PQntuples(res); r++) {
@@ -704,8 +708,7 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
                      s->shown, r + 1, PQgetvalue(res, r, 0));
             rc = -1;
         } else if (on_game(user, &g) != 0) {
-            rc = -1;
-            err[0] = '\0';
+            rc = -1; /* the callback's message, if any, is in err */
         }
     }
     PQclear(res);
@@ -721,12 +724,12 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
             rc = -1;
             break;
         }
-        if (on_event(user, id, &e) != 0) {
-            rc = -1;
-            err[0] = '\0';
-        }
+        if (on_event(user, id, &e) != 0)
+            rc = -1; /* the callback's message, if any, is in err */
     }
     PQclear(res);
+    char ignored[256]; /* a read-only transaction: its end can lose nothing */
+    run_ok(s->rconn, "COMMIT", s->shown, ignored, sizeof ignored);
     pthread_mutex_unlock(&s->rlock);
     return rc;
 }

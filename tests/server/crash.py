@@ -1,5 +1,10 @@
 """crash.py - kills ttt-server with SIGKILL under load, restarts it on the same database, and checks nothing acknowledged was lost or doubled.
 
+With --nodes N: N servers on one PostgreSQL behind haproxy (round-robin),
+as cluster.py starts them; each kill takes one node at random, and the
+clients go through haproxy (a request that met the killed node, answered
+502 or 503 by haproxy, is retried like a lost connection).
+
 Clients retry every request that failed until it is answered. Afterwards:
 every acknowledged move is stored exactly once, at its ply; every stored
 game replays legally (checked here and by the restarted server, which serves
@@ -30,8 +35,9 @@ class Client:
     request retried unchanged until the server answers it. It stops once
     `done` is set (the kills are over) or at the deadline."""
 
-    def __init__(self, port, deadline, done, acks, problems):
+    def __init__(self, port, deadline, done, acks, problems, proxied=False):
         self.conn = Connection(port, timeout=5.0)
+        self.proxied = proxied    # behind haproxy: its 502/503/504 are retried
         self.deadline = deadline
         self.done = done
         self.acks = acks          # (game, ply) -> cell acknowledged
@@ -46,9 +52,12 @@ class Client:
         not have been applied: nothing is concluded from it)."""
         while not self.over():
             try:
-                return await self.conn.request(method, path, body, token)
+                answer = await self.conn.request(method, path, body, token)
+                if not (self.proxied and answer[0] in (502, 503, 504)):
+                    return answer
             except ConnectionError:
-                await asyncio.sleep(0.05)
+                pass
+            await asyncio.sleep(0.05)
         return None
 
     async def create(self):
@@ -113,16 +122,30 @@ def won(board, mark):
     return False
 
 
-def check_store(db, acks):
-    """Problems found in the database: gaps, illegal games, lost or changed acks."""
-    problems = []
+def sqlite_rows(db):
+    """The stored moves (game_id, seq, kind, mark, cell) and game ids."""
     con = sqlite3.connect(db)
-    stored = {}
-    for gid, seq, kind, mark, cell in con.execute(
-            "SELECT game_id, seq, kind, mark, cell FROM moves ORDER BY game_id, seq"):
-        stored.setdefault(gid, []).append((seq, kind, mark, cell))
+    moves = list(con.execute("SELECT game_id, seq, kind, mark, cell FROM moves"
+                             " ORDER BY game_id, seq"))
     games = {gid for (gid,) in con.execute("SELECT id FROM games")}
     con.close()
+    return moves, games
+
+
+def postgresql_rows(cluster):
+    text = cluster.psql("ttt", "SELECT game_id, seq, kind, mark, cell FROM ttt_moves"
+                               " ORDER BY game_id, seq")
+    moves = [(f[0], *map(int, f[1:])) for f in (line.split("|") for line in text.split())]
+    return moves, set(cluster.psql("ttt", "SELECT id FROM ttt_games").split())
+
+
+def check_store(rows, acks):
+    """Problems found in the database: gaps, illegal games, lost or changed acks."""
+    problems = []
+    moves, games = rows
+    stored = {}
+    for gid, seq, kind, mark, cell in moves:
+        stored.setdefault(gid, []).append((seq, kind, mark, cell))
     for gid, log in stored.items():
         if gid not in games:
             problems.append(f"{gid}: moves of an unknown game")
@@ -146,8 +169,8 @@ def check_store(db, acks):
     return problems, stored
 
 
-async def load(port, clients, games, deadline, done, acks, problems):
-    await asyncio.gather(*(Client(port, deadline, done, acks, problems).run(games)
+async def load(port, clients, games, deadline, done, acks, problems, proxied):
+    await asyncio.gather(*(Client(port, deadline, done, acks, problems, proxied).run(games)
                            for _ in range(clients)))
 
 
@@ -183,6 +206,66 @@ class Owned:
         self.closed = True
         with self.lock:
             self.srv.kill()
+
+    def kill_now(self):
+        """For the watchdog: the server goes, whatever holds the lock."""
+        self.closed = True
+        if self.srv.proc:
+            self.srv.proc.kill()
+
+    def rows(self):
+        return sqlite_rows(self.srv.db)
+
+    def check_url(self):
+        return self.srv.url
+
+
+class OwnedCluster(Owned):
+    """The nodes under test behind haproxy (a cluster.Deployment as srv: its
+    port and url are haproxy's). A restart kills one node at random and
+    starts it again on its port; PostgreSQL and haproxy stay up."""
+
+    def restart(self, timeout):
+        with self.lock:
+            if self.closed:
+                return False
+            node = random.choice(self.srv.nodes)
+            node.kill()
+            node.start(timeout=timeout)
+            return True
+
+    def start(self, timeout):
+        with self.lock:
+            if self.closed:
+                raise RuntimeError("closed")
+            if not self.srv.nodes:
+                self.srv.start()
+            for node in self.srv.nodes:
+                if not node.proc:
+                    node.start(timeout=timeout)
+
+    def stop(self, timeout):
+        with self.lock:
+            statuses = [node.stop(timeout=timeout) for node in self.srv.nodes]
+            return next((s for s in statuses if s != 0), 0)
+
+    def close(self):
+        self.closed = True
+        with self.lock:
+            self.srv.stop()
+
+    def kill_now(self):
+        self.closed = True
+        for node in self.srv.nodes:
+            if node.proc:
+                node.proc.kill()
+
+    def rows(self):
+        return postgresql_rows(self.srv.cluster)
+
+    def check_url(self):
+        # One node answers for every game: those it does not hold, it loads.
+        return self.srv.nodes[0].url
 
 
 # The longest a server's start (until it answers) or stop may take.
@@ -225,6 +308,8 @@ def main():
                          "for the server's starts and stops after the kills, which "
                          "may take %.0f s each on a busy machine "
                          "(default 240 with --ci, else 3600)" % START_WAIT)
+    ap.add_argument("--nodes", type=int, metavar="N",
+                    help="N servers on one private PostgreSQL behind haproxy (cluster.py)")
     ap.add_argument("--ci", action="store_true", help="20 kills, 8 clients, about a minute")
     args = ap.parse_args()
     if args.ci:
@@ -245,6 +330,12 @@ def main():
     if args.server:
         os.environ["TTT_SERVER"] = args.server
     owned = None
+    if args.nodes:
+        from cluster import missing
+        why = missing()
+        if why:
+            print("crash: SKIP: " + why, file=sys.stderr)
+            sys.exit(1 if os.environ.get("CI") == "true" else 77)
 
     stop = StopSignal()
     signal.signal(signal.SIGTERM, stop)
@@ -256,10 +347,7 @@ def main():
         print("crash: FAILED: the run outlived its deadline; the stacks:", file=sys.stderr)
         faulthandler.dump_traceback(all_threads=True)
         if owned:
-            owned.closed = True
-            proc = owned.srv.proc
-            if proc:
-                proc.kill()
+            owned.kill_now()
         os._exit(1)
 
     watchdog = threading.Timer(budget + 4 * START_WAIT + 30, past_deadline)
@@ -268,9 +356,14 @@ def main():
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         db = os.path.join(tmp, "crash.db")
         try:
-            owned = Owned(Server(db, "--sync", args.sync))
+            if args.nodes:
+                from cluster import Deployment
+                owned = OwnedCluster(Deployment(args.nodes, balance="roundrobin", extra=[
+                    "--max-connections-per-address", "0"]))
+            else:
+                owned = Owned(Server(db, "--sync", args.sync))
             owned.start(timeout=START_WAIT)
-            problems = run(args, owned, db, kill_deadline, left, stop)
+            problems = run(args, owned, kill_deadline, left, stop)
             stop.check()
         except Stopped as e:
             problems = [f"stopped by {e}"]
@@ -286,7 +379,7 @@ def main():
         sys.exit("crash: FAILED")
 
 
-def run(args, owned, db, kill_deadline, left, stop):
+def run(args, owned, kill_deadline, left, stop):
     srv = owned.srv
     acks, problems = {}, []
     kills = 0
@@ -315,7 +408,8 @@ def run(args, owned, db, kill_deadline, left, stop):
         # The clients stop when the kills are done, or at the kill phase's
         # deadline whatever happens.
         loop_task = asyncio.ensure_future(load(srv.port, args.clients, args.games,
-                                               kill_deadline, done, acks, problems))
+                                               kill_deadline, done, acks, problems,
+                                               bool(args.nodes)))
         while not done.is_set() and time.monotonic() < kill_deadline \
                 and not stop.event.is_set():
             await asyncio.sleep(0.1)
@@ -335,12 +429,12 @@ def run(args, owned, db, kill_deadline, left, stop):
     status = owned.stop(timeout=START_WAIT)
     if status != 0:
         problems.append(f"the server stopped with status {status} after the kills")
-    found, stored = check_store(db, acks)
+    found, stored = check_store(owned.rows(), acks)
     problems += found
     stop.check()
     owned.start(timeout=START_WAIT)
     import httpx
-    with httpx.Client(base_url=srv.url, timeout=10.0) as c:
+    with httpx.Client(base_url=owned.check_url(), timeout=10.0) as c:
         for gid, log in stored.items():
             stop.check()
             if left() <= 0:
