@@ -57,9 +57,13 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
     int rc = ttt_play_at(entry->game, ply, mark, row, col, NULL);
     /* A ply past this copy's, on a shared store: another server may have
      * stored the plies between since the request found the game. */
-    if (rc == TTT_E_STALE && ply > before && mgr->limits.shared &&
-        manager_catch_up(mgr, entry) > 0)
-        return play_locked(mgr, entry, ply, mark, row, col);
+    if (rc == TTT_E_STALE && ply > before && mgr->limits.shared) {
+        int read = manager_catch_up(mgr, entry);
+        if (read > 0)
+            return play_locked(mgr, entry, ply, mark, row, col);
+        if (read < 0)
+            return 1; /* the store cannot say: not a 409 */
+    }
     if (rc != TTT_OK || ply != before)
         return rc; /* rejected, or a retry of a move already stored */
     long long order = finish_order_if_over(mgr, entry);
@@ -189,8 +193,11 @@ struct reply game_move(struct manager *mgr, struct game_entry *entry, int mark, 
     pthread_mutex_lock(&entry->lock);
     /* A ply past this copy's (shared store): the plies other servers
      * stored first, so that a column lands where it does in the game. */
-    if ((int)ply > ttt_ply(entry->game) && mgr->limits.shared)
-        manager_catch_up(mgr, entry);
+    if ((int)ply > ttt_ply(entry->game) && mgr->limits.shared &&
+        manager_catch_up(mgr, entry) < 0) {
+        pthread_mutex_unlock(&entry->lock);
+        return error_reply(503, "store_failed", 503, "the store cannot be read; retry");
+    }
     if (row < 0) {
         /* A column: the move is its landing cell at the ply asked for; at
          * another ply, the move that stands there decides (retry or 409). */

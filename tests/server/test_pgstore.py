@@ -1,4 +1,4 @@
-"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, streams follow moves made on another server, the password is never shown."""
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, streams follow moves made on another server, PostgreSQL down answers 503, the password is never shown."""
 import concurrent.futures
 import itertools
 import threading
@@ -400,3 +400,34 @@ def test_streams_follow_moves_made_on_another_server(two, db, cluster):
         assert [e["event"] for e in events] == ["move", "move", "end"]
         assert '"state":"x_won"' in events[2]["data"]
     assert "listening again" in a.output()
+
+
+def test_postgresql_down_answers_503_then_recovers(two, db, cluster):
+    """While PostgreSQL is down a move is refused (503, never 200) and
+    nothing is stored; once it is back both servers store again by
+    themselves, and every acknowledged move is there once."""
+    a, b = two
+    with httpx.Client(base_url=a.url, timeout=10) as ca, \
+            httpx.Client(base_url=b.url, timeout=10) as cb:
+        games = [new_game(ca) for _ in range(4)]
+        for g in games:
+            assert move(cb, g, "x", 0, "b2").status_code == 200
+        cluster.stop_server()
+        try:
+            for g in games:
+                for c in (ca, cb):
+                    r = move(c, g, "o", 1, "a1")
+                    assert r.status_code == 503, r.text
+            # B's writes failed (A's moves failed to read what B stored).
+            assert cb.get("/api/health").status_code == 503
+        finally:
+            cluster.start_server()
+        for g in games:
+            r = retried(lambda: move(ca, g, "o", 1, "a1"))
+            assert r.status_code == 200, r.text
+            r = retried(lambda: move(cb, g, "x", 2, "c3"))
+            assert r.status_code == 200, r.text
+        name = db.rsplit("/", 1)[1]
+        rows = cluster.psql(name, "SELECT count(*), count(DISTINCT (game_id, seq)) FROM ttt_moves")
+        assert rows.strip() == "12|12"
+        assert cb.get("/api/health").status_code == 200  # a commit in which all succeeded
