@@ -190,7 +190,7 @@ int manager_start_bots(struct manager *mgr)
     int count = mgr->limits.bot_threads + 1;
     mgr->bot_seconds = (double)mgr->limits.bot_time_ms / 1000.0;
     mgr->bot_threads = calloc((size_t)count, sizeof *mgr->bot_threads);
-    if (!mgr->bot_threads)
+    if (!mgr->bot_threads || clock_timer_start(mgr) != 0)
         return -1;
     /* Queued before any bot runs (a bot that ends a game takes it out of
      * the table) or any request comes: the table holds the games in

@@ -80,7 +80,8 @@ static struct reply unknown_field(const char *where, const char *key)
 int check_create_body(const json_t *body, struct reply *err)
 {
     static const char *const top[] = {"game", "width", "height", "k", "gravity", "rules",
-                                      "rated", "x", "o", NULL};
+                                      "rated", "x", "o", "clock", "days_per_move", NULL};
+    static const char *const clock[] = {"initial_s", "increment_s", NULL};
     static const char *const rules[] = {"misere", "early_draw", "ply_limit", NULL};
     static const char *const seat[] = {"name", "kind", "budget", NULL};
     static const char *const shape[] = {"width", "height", "k", "gravity", NULL};
@@ -91,6 +92,10 @@ int check_create_body(const json_t *body, struct reply *err)
     }
     if ((key = unknown_key(json_object_get(body, "rules"), rules))) {
         *err = unknown_field("rules.", key);
+        return -1;
+    }
+    if ((key = unknown_key(json_object_get(body, "clock"), clock))) {
+        *err = unknown_field("clock.", key);
         return -1;
     }
     json_t *preset = json_object_get(body, "game");

@@ -14,6 +14,29 @@ enum seat_kind { SEAT_HUMAN, SEAT_RANDOM, SEAT_STRONG, SEAT_PERFECT };
 
 #define TOKEN_LEN 32
 
+/* A time control: all 0 for none; Fischer (initial_s > 0, increment_s >= 0
+ * added after each move) or correspondence (days_per_move > 0: each move
+ * has that long). The bounds are clock.c's (docs/server.md, "Clocks"). */
+struct time_control {
+    int initial_s, increment_s, days_per_move;
+};
+
+/* A game's clock (clock.c), changed with the entry's lock held; the fields
+ * marked so are the timer's, under the manager's timer_lock. */
+struct game_clock {
+    struct time_control tc;
+    long long left_ms[2];     /* x [0], o [1]: time left when the turn began */
+    long long turn_start_ms;  /* wall clock (Unix ms) when the side to move's clock began */
+    long long (*after)[3];    /* per log entry: at_ms, x's and o's time left after it */
+    int after_cap;            /* the board's cells + 1: the longest log, never grown */
+    signed char flagged;      /* the mark whose time ran out (the game ended on time), or 0 */
+    unsigned char held;       /* the timer holds the game (from the first deadline on) */
+    unsigned char pending;    /* timer: in the list of deadlines to (re)file */
+    long long deadline_ms;    /* timer: when the flag falls; 0 once the game is over */
+    size_t heap_pos;          /* timer: index + 1 in the heap, 0 if not in it */
+    struct game_entry *pending_next; /* timer */
+};
+
 /* One held game. The libttt game has its own lock, which makes each move
  * whole; `lock` spans a change and its commit, so every change a reader can
  * see through the server is already durable and the log's order is the
@@ -38,6 +61,7 @@ struct game_entry {
     uint64_t seed;
     long long finish_order;
     struct game_entry *bot_next;
+    struct game_clock clock;
 };
 
 /* A reply: an HTTP status and a JSON body (owned), either as jansson
@@ -69,7 +93,8 @@ struct manager *manager_new(struct store *store, const struct manager_limits *li
  * reported on stderr, skipped and counted in *skipped instead). */
 int manager_load(struct manager *mgr, long *games, long *events, long *skipped, char *err,
                  size_t err_len);
-/* Starts the bot threads (after loading: bots then move in loaded games). */
+/* Starts the bot threads and the clocks' timer (after loading: bots then
+ * move and clocks run in loaded games). */
 int manager_start_bots(struct manager *mgr);
 /* Stops the bots and frees every game (the store stays open). */
 void manager_free(struct manager *mgr);
@@ -98,7 +123,25 @@ void manager_release_stream(struct manager *mgr, struct game_entry *entry);
  * load, before serving); 0, or -1. A no-op otherwise. */
 int manager_listen(struct manager *mgr);
 
+/* POST /api/games: a game from the request's JSON (with "clock" or
+ * "days_per_move" for a time control). */
 struct reply game_create(struct manager *mgr, json_t *request);
+/* Creates the game g describes: its shape, rules, rated flag, seat kinds,
+ * budgets and names (g's id, tokens and clock fields are filled in here),
+ * with the time control tc (NULL or all 0: no clock; else as
+ * clock_check_control accepts). Stores it, starts its clock, queues a bot
+ * to move and answers as POST /api/games: 201 with {"id", "tokens", "game"}
+ * (g->id and g->token then hold the id and the human seats' tokens), or an
+ * error reply (nothing created). For instance, from the lobby:
+ *     struct store_game g = {.width = 3, .height = 3, .k = 3};
+ *     snprintf(g.kind[0], sizeof g.kind[0], "human"); (and [1], names)
+ *     struct time_control tc = {.initial_s = 180, .increment_s = 2};
+ *     struct reply r = game_create_with(mgr, &g, &tc); */
+struct reply game_create_with(struct manager *mgr, struct store_game *g,
+                              const struct time_control *tc);
+/* clock.c: 0 if tc is a time control this server accepts (all 0, or one
+ * kind within its bounds), else -1 with the 422 reply in *err. */
+int clock_check_control(const struct time_control *tc, struct reply *err);
 struct reply game_view(struct manager *mgr, struct game_entry *entry);
 /* The seat (TTT_X or TTT_O) whose token this is, or 0; constant time. */
 int game_seat_for_token(const struct game_entry *entry, const char *token, size_t len);

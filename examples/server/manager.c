@@ -1,6 +1,7 @@
 /* manager.c - the id table, game creation, rebuilding games from the store, and health. */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,6 +72,8 @@ struct manager *manager_new(struct store *store, const struct manager_limits *li
     pthread_mutex_init(&mgr->ratings_lock, NULL);
     pthread_mutex_init(&mgr->bot_lock, NULL);
     pthread_cond_init(&mgr->bot_wake, NULL);
+    pthread_mutex_init(&mgr->timer_lock, NULL);
+    pthread_cond_init(&mgr->timer_wake, NULL);
     return mgr;
 }
 
@@ -124,6 +127,7 @@ static void table_remove(struct manager *mgr, struct game_entry *entry)
 
 static void entry_free(struct game_entry *entry)
 {
+    clock_free(entry);
     ttt_game_free(entry->game);
     pthread_mutex_destroy(&entry->lock);
     pthread_cond_destroy(&entry->changed);
@@ -148,7 +152,10 @@ static int entry_new(const struct store_game *g, struct game_entry **out)
         rc = ttt_game_set_rule(e->game, rules[i][0], rules[i][1]);
     for (int s = 0; s < 2 && rc == TTT_OK; s++)
         rc = ttt_game_set_name(e->game, s == 0 ? TTT_X : TTT_O, g->name[s], strlen(g->name[s]));
+    if (rc == TTT_OK && clock_init(e, g) != 0)
+        rc = TTT_E_NOMEM;
     if (rc != TTT_OK) {
+        clock_free(e);
         ttt_game_free(e->game);
         free(e);
         return rc;
@@ -179,9 +186,12 @@ static int replay_event(struct game_entry *entry, const struct store_event *ev)
         rc = ttt_play(entry->game, ev->mark, ev->cell / width, ev->cell % width, NULL);
     else if (ev->kind == STORE_RESIGN)
         rc = ttt_resign(entry->game, ev->mark, NULL);
+    else if (ev->kind == STORE_FLAG)
+        rc = clock_apply_flag(entry, ev->mark);
     else
         rc = ttt_agree_draw(entry->game, NULL);
     if (rc == TTT_OK) {
+        clock_replayed(entry, ev);
         entry->events++;
         if (ev->finish_order > 0)
             entry->finish_order = ev->finish_order;
@@ -365,6 +375,9 @@ static void entry_row(const struct game_entry *e, struct store_game *g)
         if (ttt_game_get_rule(e->game, rules[i], values[i]) != TTT_OK)
             *values[i] = 0;
     g->rated = e->rated;
+    g->clock_initial_s = e->clock.tc.initial_s;
+    g->clock_increment_s = e->clock.tc.increment_s;
+    g->clock_days_per_move = e->clock.tc.days_per_move;
     for (int s = 0; s < 2; s++) {
         size_t len;
         snprintf(g->kind[s], sizeof g->kind[s], "%s", kind_name(e->kind[s]));
@@ -396,8 +409,16 @@ static struct store_event *entry_log(const struct game_entry *e, size_t *count)
                                         ending != TTT_END_RESIGN ? 0
                                         : state == TTT_X_WON ? TTT_O : TTT_X, -1, 0, 0,
                                         {-1, -1}};
+        if (e->clock.flagged)
+            log[ply].kind = STORE_FLAG, log[ply].mark = e->clock.flagged;
     }
     *count = (size_t)ply + (size_t)extra;
+    /* Each entry's time and clocks, as they were stored. */
+    for (size_t i = 0; e->clock.after && i < *count && i < (size_t)e->clock.after_cap; i++) {
+        log[i].at_ms = e->clock.after[i][0];
+        log[i].clock_ms[0] = e->clock.after[i][1];
+        log[i].clock_ms[1] = e->clock.after[i][2];
+    }
     log[*count - 1].finish_order = e->finish_order;
     return log;
 }
@@ -415,7 +436,13 @@ int manager_store_event(struct manager *mgr, struct game_entry *entry,
     fin.game = &row;
     fin.state = ttt_state(entry->game);
     fin.finish_order = event->finish_order;
-    fin.log = entry_log(entry, &fin.count);
+    struct store_event *log = entry_log(entry, &fin.count);
+    if (log) { /* the ending's times are the event's (not yet in the clock) */
+        log[fin.count - 1].at_ms = event->at_ms;
+        log[fin.count - 1].clock_ms[0] = event->clock_ms[0];
+        log[fin.count - 1].clock_ms[1] = event->clock_ms[1];
+    }
+    fin.log = log;
     entry->finish_order = saved;
     int rc = fin.log ? store_add_event(mgr->store, entry->id, event, &fin) : STORE_FAILED;
     free((void *)fin.log);
@@ -449,6 +476,7 @@ int manager_catch_up(struct manager *mgr, struct game_entry *entry)
     if (n != 0) {
         entry->draw_offer = 0;
         pthread_cond_broadcast(&entry->changed);
+        clock_committed(mgr, entry, NULL);
     }
     if (n > 0 && ttt_state(entry->game) != TTT_IN_PROGRESS) {
         /* Another server ended it: no longer in progress here either. */
@@ -573,7 +601,44 @@ struct reply game_create(struct manager *mgr, json_t *req)
         }
         snprintf(g.kind[s], sizeof g.kind[s], "%s", kind_name(k));
         g.budget[s] = budget;
-        if (k == SEAT_HUMAN)
+    }
+    /* The time control: "clock": {"initial_s", "increment_s"} or
+     * "days_per_move"; clock_check_control bounds it. */
+    struct time_control tc = {0, 0, 0};
+    json_t *clock = json_object_get(req, "clock");
+    if (clock && !json_is_null(clock)) {
+        if (!json_is_object(clock))
+            return FIELD_ERROR(-1, "clock", TTT_E_INVALID);
+        if (!json_object_get(clock, "initial_s"))
+            return ttt_error_reply(422, TTT_E_INVALID, "clock.initial_s is required");
+        if ((rc = get_int(clock, "initial_s", 0, INT_MIN, INT_MAX, &tc.initial_s)) != 0)
+            return FIELD_ERROR(rc, "clock.initial_s", TTT_E_RANGE);
+        if ((rc = get_int(clock, "increment_s", 0, INT_MIN, INT_MAX, &tc.increment_s)) != 0)
+            return FIELD_ERROR(rc, "clock.increment_s", TTT_E_RANGE);
+        if (tc.initial_s == 0)
+            return ttt_error_reply(422, TTT_E_RANGE, "clock.initial_s is at least 1");
+    }
+    if ((rc = get_int(req, "days_per_move", 0, INT_MIN, INT_MAX, &tc.days_per_move)) != 0)
+        return FIELD_ERROR(rc, "days_per_move", TTT_E_RANGE);
+    if (json_is_integer(json_object_get(req, "days_per_move")) && tc.days_per_move == 0)
+        return ttt_error_reply(422, TTT_E_RANGE, "days_per_move is at least 1");
+    return game_create_with(mgr, &g, &tc);
+}
+
+struct reply game_create_with(struct manager *mgr, struct store_game *gp,
+                              const struct time_control *tc)
+{
+    struct store_game g = *gp;
+    struct reply refused;
+    int rc;
+    if (tc && clock_check_control(tc, &refused) != 0)
+        return refused;
+    g.clock_initial_s = tc ? tc->initial_s : 0;
+    g.clock_increment_s = tc ? tc->increment_s : 0;
+    g.clock_days_per_move = tc ? tc->days_per_move : 0;
+    for (int s = 0; s < 2; s++) {
+        g.token[s][0] = '\0';
+        if (kind_from_name(g.kind[s]) == SEAT_HUMAN)
             random_hex(g.token[s], TOKEN_LEN);
     }
     /* The creation time in seconds, then 40 random bits: games end in about
@@ -623,11 +688,13 @@ struct reply game_create(struct manager *mgr, json_t *req)
         }
     text_str(&t, "},\"game\":");
     pthread_mutex_lock(&entry->lock);
+    clock_resume(mgr, entry, wall_ms());
     state_text(&t, entry, entry->game);
     pthread_mutex_unlock(&entry->lock);
     text_str(&t, "}");
     bot_enqueue(mgr, entry);
     manager_release(mgr, entry);
+    *gp = g;
     return text_reply(201, &t);
 }
 
@@ -697,6 +764,8 @@ static int load_event(void *user, const char *game_id, const struct store_event 
         return 0;
     }
     int rc = replay_event(entry, ev);
+    if (ev->at_ms > st->mgr->alive_ms)
+        st->mgr->alive_ms = ev->at_ms;
     if (rc != TTT_OK) {
         snprintf(what, sizeof what, "event %d does not replay: %s", ev->seq,
                  rc == TTT_E_STALE ? "it is not the next in its log" : ttt_strerror(rc));
@@ -813,6 +882,7 @@ void manager_free(struct manager *mgr)
     if (mgr->limits.shared)
         store_listen(mgr->store, NULL, NULL); /* no notice comes after this */
     bots_stop(mgr);
+    clock_timer_stop(mgr);
     /* Nothing holds a game any more: the server has stopped. */
     for (size_t i = 0; i <= mgr->mask; i++)
         if (mgr->slots[i])
@@ -823,6 +893,8 @@ void manager_free(struct manager *mgr)
     pthread_mutex_destroy(&mgr->ratings_lock);
     pthread_mutex_destroy(&mgr->bot_lock);
     pthread_cond_destroy(&mgr->bot_wake);
+    pthread_mutex_destroy(&mgr->timer_lock);
+    pthread_cond_destroy(&mgr->timer_wake);
     free(mgr);
 }
 

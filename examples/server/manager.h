@@ -78,12 +78,32 @@ struct manager {
     int bots_stopping;
     pthread_t *bot_threads;
     int bot_count;
+
+    /* Clocks (clock.c): every clocked game in progress in one min-heap by
+     * deadline, served by one timer thread that sleeps until the earliest.
+     * A move only files its game's new deadline in the pending list (O(1));
+     * the thread sorts it into the heap. */
+    pthread_mutex_t timer_lock;
+    pthread_cond_t timer_wake;
+    struct timer_node {
+        long long at_ms;
+        struct game_entry *entry;
+    } *heap;
+    size_t heap_len, heap_cap;
+    struct game_entry *timer_pending;
+    long long timer_wakes_ms; /* when the thread wakes next; LLONG_MAX: no deadline */
+    int timer_stopping, timer_started;
+    pthread_t timer_thread;
+    long long alive_ms;       /* at load: the latest stored event's time (see clock_resume) */
 };
 
 /* view.c */
 json_t *mark_json(int mark);
 const char *state_name(int state);
 const char *ending_name(int ending);
+/* The ending of game (entry's, or a copy of it) as the API names it:
+ * "time" for a flag fall, else ending_name's. */
+const char *entry_ending_name(const struct game_entry *entry, const ttt_game *game);
 const char *kind_name(int kind);
 int kind_from_name(const char *name);
 json_t *cell_json(int row, int col);
@@ -108,12 +128,52 @@ void state_text(struct text *t, const struct game_entry *entry, const ttt_game *
 struct reply text_reply(int http, struct text *t);
 char *record_of(const ttt_game *game);
 
+/* play.c: after a committed change (entry->lock held): counts the event,
+ * withdraws a draw offer, wakes the streams and queues a bot to move. */
+void game_changed(struct manager *mgr, struct game_entry *entry, long long finish_order);
 /* play.c: the wall clock, Unix milliseconds (what a log entry's at_ms holds). */
 long long wall_ms(void);
 /* play.c: applies and commits one move with entry->lock held; the libttt
  * status, or 1 if the store failed (nothing changed then). */
 int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark,
                 int row, int col);
+
+/* clock.c: a game's clock. Every function takes entry->lock held. */
+/* Sets entry's clock from its row (before any event is replayed): -1 out
+ * of memory. */
+int clock_init(struct game_entry *entry, const struct store_game *g);
+void clock_free(struct game_entry *entry);
+/* Records a replayed or caught-up log entry's times. */
+void clock_replayed(struct game_entry *entry, const struct store_event *ev);
+/* Starts the clock of a new game, or resumes a loaded one (time from its
+ * last event to mgr->alive_ms is charged; the time after, when the server
+ * was down, is not), and files its deadline. */
+void clock_resume(struct manager *mgr, struct game_entry *entry, long long now);
+/* Whether side mark, to move, has run out of time by now. */
+int clock_out_of_time(const struct game_entry *entry, int mark, long long now);
+/* Fills ev->clock_ms with both sides' time left after ev (a move of mark,
+ * or an ending) at ev->at_ms; -1 without a clock. O(1), no allocation. */
+void clock_for_event(const struct game_entry *entry, struct store_event *ev);
+/* After ev is committed (or, ev NULL, entries caught up from the store):
+ * the clock moves on to the side to move and its new deadline is filed
+ * (or the timer lets the game go once it is over). O(1), no allocation. */
+void clock_committed(struct manager *mgr, struct game_entry *entry, const struct store_event *ev);
+/* Ends entry's game on time (side mark's flag fell): a loss for mark, or a
+ * draw if the other side can no longer make any line. Stored as a
+ * STORE_FLAG entry; 0, or 1 if the store failed (nothing changed). */
+int clock_flag_locked(struct manager *mgr, struct game_entry *entry, int mark, long long now);
+/* Plays a flag-fall entry into entry's game (a replay or a flag). */
+int clock_apply_flag(struct game_entry *entry, int mark);
+/* The JSON members of game's clock (entry's game, or a copy of it at an
+ * earlier ply): ,"clock":{..},"clock_ms":{"x":N,"o":N},"clock_running":..
+ * as of now; nothing for a game without a clock. */
+void clock_text(struct text *t, const struct game_entry *entry, const ttt_game *game,
+                long long now);
+/* The clock members of log entry seq's event (the time left right after it). */
+void clock_event_json(json_t *obj, const struct game_entry *entry, int seq, int over);
+/* Resumes the loaded games' clocks and starts the timer thread; 0 or -1. */
+int clock_timer_start(struct manager *mgr);
+void clock_timer_stop(struct manager *mgr);
 
 /* bots.c: queues a game whose side to move is a bot (no-op otherwise). */
 void bot_enqueue(struct manager *mgr, struct game_entry *entry);

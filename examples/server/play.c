@@ -39,8 +39,7 @@ static long long finish_order_if_over(struct manager *mgr, struct game_entry *en
     return atomic_fetch_add(&mgr->finish_counter, 1);
 }
 
-/* After a change: wake the streams and the bots. */
-static void changed(struct manager *mgr, struct game_entry *entry, long long finish_order)
+void game_changed(struct manager *mgr, struct game_entry *entry, long long finish_order)
 {
     entry->events++;
     entry->draw_offer = 0;
@@ -54,6 +53,12 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
                 int col)
 {
     int before = ttt_ply(entry->game);
+    long long now = wall_ms();
+    /* A move that comes after its side's time ran out (before the timer
+     * told) ends the game on time instead. */
+    if (ply == before && mark == ttt_to_move(entry->game) &&
+        ttt_state(entry->game) == TTT_IN_PROGRESS && clock_out_of_time(entry, mark, now))
+        return clock_flag_locked(mgr, entry, mark, now) == 0 ? TTT_E_GAME_OVER : 1;
     int rc = ttt_play_at(entry->game, ply, mark, row, col, NULL);
     /* A ply past this copy's, on a shared store: another server may have
      * stored the plies between since the request found the game. */
@@ -68,7 +73,8 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
         return rc; /* rejected, or a retry of a move already stored */
     long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col,
-                             order, wall_ms(), {-1, -1}};
+                             order, now, {-1, -1}};
+    clock_for_event(entry, &ev);
     int stored = manager_store_event(mgr, entry, &ev);
     if (stored != 0) {
         ttt_undo(entry->game);
@@ -79,7 +85,8 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
         return 1;
     }
     atomic_fetch_add(&mgr->moves_acked, 1);
-    changed(mgr, entry, order);
+    game_changed(mgr, entry, order);
+    clock_committed(mgr, entry, &ev);
     return TTT_OK;
 }
 
@@ -238,6 +245,12 @@ static struct reply draw_locked(struct manager *mgr, struct game_entry *entry, i
 static struct reply ending_locked(struct manager *mgr, struct game_entry *entry, int mark,
                                   int kind, const char *extra)
 {
+    long long now = wall_ms();
+    int to_move = ttt_to_move(entry->game);
+    /* The time ran out first (the timer had not told yet): that ends it. */
+    if (ttt_state(entry->game) == TTT_IN_PROGRESS && clock_out_of_time(entry, to_move, now) &&
+        clock_flag_locked(mgr, entry, to_move, now) != 0)
+        return error_reply(503, "store_failed", 503, "the store failed; retry");
     int rc = kind == STORE_RESIGN ? ttt_resign(entry->game, mark, NULL)
                                   : ttt_agree_draw(entry->game, NULL);
     if (rc == TTT_E_GAME_OVER) {
@@ -245,15 +258,17 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
          * own ending in place and answers as the first time. */
         int ending = ttt_ending(entry->game), state = ttt_state(entry->game);
         int resigned = state == TTT_O_WON ? TTT_X : TTT_X_WON == state ? TTT_O : 0;
-        if ((kind == STORE_RESIGN && ending == TTT_END_RESIGN && resigned == mark) ||
-            (kind == STORE_DRAW && ending == TTT_END_AGREED))
+        if (!entry->clock.flagged &&
+            ((kind == STORE_RESIGN && ending == TTT_END_RESIGN && resigned == mark) ||
+             (kind == STORE_DRAW && ending == TTT_END_AGREED)))
             return state_reply(entry, extra);
     }
     if (rc != TTT_OK)
         return ttt_error_reply(409, rc, "%s", ttt_strerror(rc));
     long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1,
-                             order, wall_ms(), {-1, -1}};
+                             order, now, {-1, -1}};
+    clock_for_event(entry, &ev);
     int stored = manager_store_event(mgr, entry, &ev);
     if (stored != 0) {
         ttt_undo(entry->game);
@@ -264,7 +279,8 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
                                         : draw_locked(mgr, entry, mark);
         return error_reply(503, "store_failed", 503, "the store failed; retry");
     }
-    changed(mgr, entry, order);
+    game_changed(mgr, entry, order);
+    clock_committed(mgr, entry, &ev);
     return state_reply(entry, extra);
 }
 
@@ -280,9 +296,11 @@ struct reply game_resign(struct manager *mgr, struct game_entry *entry, int mark
  * offered one, else an offer. */
 static struct reply draw_locked(struct manager *mgr, struct game_entry *entry, int mark)
 {
-    if (ttt_state(entry->game) != TTT_IN_PROGRESS && ttt_ending(entry->game) != TTT_END_AGREED)
+    /* A game that ended on time is over, even as a draw. */
+    if (ttt_state(entry->game) != TTT_IN_PROGRESS &&
+        (ttt_ending(entry->game) != TTT_END_AGREED || entry->clock.flagged))
         return ttt_error_reply(409, TTT_E_GAME_OVER, "%s", ttt_strerror(TTT_E_GAME_OVER));
-    if (entry->draw_offer == -mark || ttt_ending(entry->game) == TTT_END_AGREED)
+    if (entry->draw_offer == -mark || ttt_state(entry->game) != TTT_IN_PROGRESS)
         return ending_locked(mgr, entry, mark, STORE_DRAW, ",\"draw\":\"agreed\"");
     /* An offer stands until either side moves; it is not stored, so a
      * restart withdraws it. */
@@ -354,21 +372,29 @@ long stream_next(struct manager *mgr, struct game_entry *entry, struct stream_cu
         int ending = ttt_ending(game);
         int ended_by_it = p == ply - 1 && over && ending != TTT_END_RESIGN &&
                           ending != TTT_END_AGREED;
-        n = format_event(buf, cap, "move", p + 1, json_pack("{s:i, s:o, s:o, s:s}",
-                         "ply", p, "cell", cell_json(row, col), "mark", mark_json(mark),
-                         "state", ended_by_it ? state_name(ttt_state(game)) : "in_progress"));
+        json_t *data = json_pack("{s:i, s:o, s:o, s:s}", "ply", p, "cell", cell_json(row, col),
+                                 "mark", mark_json(mark), "state",
+                                 ended_by_it ? state_name(ttt_state(game)) : "in_progress");
+        if (data)
+            clock_event_json(data, entry, p, ended_by_it);
+        n = format_event(buf, cap, "move", p + 1, data);
         cur->next_event++;
     } else if (over && !cur->end_sent) {
-        const char *ending = ending_name(ttt_ending(game));
+        const char *ending = entry_ending_name(entry, game);
         json_t *line = json_null();
         int r0, c0, r1, c1;
         if (ttt_winning_line(game, &r0, &c0, &r1, &c1) == TTT_OK) {
             json_decref(line);
             line = json_pack("[o,o]", cell_json(r0, c0), cell_json(r1, c1));
         }
-        n = format_event(buf, cap, "end", ply, json_pack("{s:i, s:s, s:s, s:o}",
-                         "ply", ply, "state", state_name(ttt_state(game)),
-                         "ending", ending ? ending : "", "winning_line", line));
+        json_t *data = json_pack("{s:i, s:s, s:s, s:o}", "ply", ply, "state",
+                                 state_name(ttt_state(game)), "ending", ending ? ending : "",
+                                 "winning_line", line);
+        if (data) {
+            int e = ttt_ending(game);
+            clock_event_json(data, entry, ply - (e != TTT_END_RESIGN && e != TTT_END_AGREED), 1);
+        }
+        n = format_event(buf, cap, "end", ply, data);
         cur->end_sent = 1;
     } else if (cur->offer_seen != entry->offer_version) {
         cur->offer_seen = entry->offer_version;

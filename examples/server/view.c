@@ -80,6 +80,15 @@ const char *ending_name(int ending)
     }
 }
 
+const char *entry_ending_name(const struct game_entry *entry, const ttt_game *game)
+{
+    int ending = ttt_ending(game);
+    /* A flag fall is played into libttt as a resignation or a draw. */
+    if (entry->clock.flagged && (ending == TTT_END_RESIGN || ending == TTT_END_AGREED))
+        return "time";
+    return ending_name(ending);
+}
+
 json_t *cell_json(int row, int col)
 {
     char name[16];
@@ -243,12 +252,13 @@ void state_text(struct text *t, const struct game_entry *entry, const ttt_game *
     text_mark(t, ttt_to_move(game));
     text_str(t, ",\"state\":\"");
     text_str(t, state_name(ttt_state(game)));
-    const char *ending = ending_name(ttt_ending(game));
+    const char *ending = entry_ending_name(entry, game);
     text_str(t, ending ? "\",\"ending\":\"" : "\",\"ending\":null");
     if (ending) {
         text_str(t, ending);
         text_str(t, "\"");
     }
+    clock_text(t, entry, game, wall_ms());
 
     char names[2][TTT_NAME_MAX + 1];
     size_t name_len[2];

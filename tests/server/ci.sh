@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/server/ci.sh - runs the server's API, docs, hostile-input, store, PostgreSQL-store, three-node cluster, lobby, crash, load, restart and players tests, or (--browser) its browser test, against a built ttt-server.
+# tests/server/ci.sh - runs the server's API, docs, hostile-input, store, PostgreSQL-store, three-node cluster, lobby, clock, crash, load, restart and players tests, or (--browser) its browser test, against a built ttt-server.
 # Usage: tests/server/ci.sh [--browser] PATH/TO/ttt-server [PYTHON]
 # (ttt-server-load beside it and the ttt program in the directory above are
 # used too). Builds nothing; every server it starts listens on 127.0.0.1 on a
@@ -62,7 +62,7 @@ timeout 1500 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
     --basetemp "$work/pytest" "$here/test_api.py" "$here/test_hostile.py" "$here/test_strict.py" "$here/test_limits.py" \
     "$here/test_bots.py" "$here/test_docs.py" "$here/test_store.py" "$here/test_scripts.py" \
     "$here/test_accounts.py" "$here/test_rated.py" "$here/test_ratings.py" "$here/test_pgstore.py" \
-    "$here/test_cluster.py" "$here/test_lobby.py"
+    "$here/test_cluster.py" "$here/test_lobby.py" "$here/test_clocks.py"
 timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
 # The same kills, of one node of three on PostgreSQL behind haproxy (77:
 # PostgreSQL or haproxy missing, outside CI).
