@@ -14,6 +14,7 @@ enum {
     DAYS_MIN = 1, DAYS_MAX = 14,
     /* A flag that could not be stored is tried again this much later. */
     FLAG_RETRY_MS = 1000,
+    ENDS_BATCH = 256,
 };
 #define DAY_MS 86400000LL
 
@@ -155,7 +156,9 @@ static void file_deadline(struct manager *mgr, struct game_entry *entry, long lo
         c->pending_next = mgr->timer_pending;
         mgr->timer_pending = entry;
     }
-    if (deadline < mgr->timer_wakes_ms)
+    /* An ended game is let go in batches (a wake a game would cost a
+     * context switch per game ending): at most ENDS_BATCH of them wait. */
+    if (deadline == 0 ? ++mgr->timer_ends >= ENDS_BATCH : deadline < mgr->timer_wakes_ms)
         pthread_cond_signal(&mgr->timer_wake);
 }
 
@@ -373,6 +376,7 @@ static void heap_remove(struct manager *mgr, struct game_entry *entry)
 static struct game_entry *drain_pending(struct manager *mgr)
 {
     struct game_entry *done = NULL;
+    mgr->timer_ends = 0;
     while (mgr->timer_pending) {
         struct game_entry *e = mgr->timer_pending;
         mgr->timer_pending = e->clock.pending_next;

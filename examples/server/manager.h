@@ -92,6 +92,7 @@ struct manager {
     size_t heap_len, heap_cap;
     struct game_entry *timer_pending;
     long long timer_wakes_ms; /* when the thread wakes next; LLONG_MAX: no deadline */
+    int timer_ends;           /* ended games filed since the thread last sorted them */
     int timer_stopping, timer_started;
     pthread_t timer_thread;
     long long alive_ms;       /* at load: the latest stored event's time (see clock_resume) */

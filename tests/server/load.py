@@ -1,4 +1,4 @@
-"""load.py - load generator for ttt-server: C connections playing over G games; prints acknowledged moves/s and p50/p99 latency (--bots N: a 3x3 bot's reply times while N deep bot games search).
+"""load.py - load generator for ttt-server: C connections playing over G games; prints acknowledged moves/s and p50/p99 latency (--clock: with clocks; --idle: G clocked games left alone, the server's CPU meanwhile; --bots N: a 3x3 bot's reply times while N deep bot games search).
 
 CI mode (--ci) runs a small bounded load on its own server and checks every
 move was acknowledged; without it, it is the benchmark (see docs/performance.md)."""
@@ -213,11 +213,14 @@ def run_c_client(args, port, pids):
     server, or the nodes, haproxy and PostgreSQL) used in its timed phase:
     on a machine whose cores the client shares with the server (and with
     other work), moves/s alone says little."""
-    proc = subprocess.Popen(
-        [args.c_client, "--port", str(port), "--games", str(args.games),
-         "--connections", str(args.connections), "--seconds", str(args.seconds),
-         "--width", str(args.width), "--height", str(args.height), "--k", str(args.k)],
-        stdout=subprocess.PIPE, text=True)
+    command = [args.c_client, "--port", str(port), "--games", str(args.games),
+               "--connections", str(args.connections), "--seconds", str(args.seconds),
+               "--width", str(args.width), "--height", str(args.height), "--k", str(args.k)]
+    if args.clock:
+        command += ["--clock", args.clock]
+    if args.idle:  # the server's CPU while its clocked games are left alone
+        command += ["--idle", str(next(iter(pids.values()))[0])]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
 
     def cpu(pid, children):
         return tree_cpu_seconds(pid) if children else cpu_seconds(pid)
@@ -229,6 +232,8 @@ def run_c_client(args, port, pids):
             if "moving for" in line:
                 before = {name: cpu(*p) for name, p in pids.items()}
                 start = time.monotonic()
+            if line.startswith("idle: "):
+                moves = args.games  # held, untouched: the line is the figure
             found = re.match(r"load: (\d+) moves acknowledged", line)
             if found and before is not None:
                 elapsed = time.monotonic() - start
@@ -292,6 +297,11 @@ def main():
     ap.add_argument("--nodes", type=int, metavar="N",
                     help="with --c-client: N servers on one private PostgreSQL cluster behind"
                     " haproxy (balancing by game id), as tests/server/cluster.py starts them")
+    ap.add_argument("--clock", metavar="INITIAL+INCREMENT",
+                    help="with --c-client: every game has this Fischer clock (seconds)")
+    ap.add_argument("--idle", action="store_true",
+                    help="with --c-client and --clock: start the games (one move each), then "
+                    "leave them for --seconds and print the server's CPU time meanwhile")
     ap.add_argument("--ci", action="store_true", help="small and bounded: 50 games, 8 connections, 5 s")
     args = ap.parse_args()
     if args.ci:

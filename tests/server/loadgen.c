@@ -1,4 +1,4 @@
-/* loadgen.c - ttt-server-load: C connections playing random moves over G games on a running ttt-server; prints acknowledged moves/s and p50/p99 latency. */
+/* loadgen.c - ttt-server-load: C connections playing random moves over G games on a running ttt-server (moves/s, p50/p99), or holding G idle clocked games (the server's CPU). */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,7 +20,7 @@
 struct game {
     char id[32], token[2][40];
     int ply, free_count;
-    short free_cells[MAX_CELLS];
+    short *free_cells; /* width * height of them */
 };
 
 struct worker {
@@ -33,6 +33,10 @@ struct worker {
 };
 
 static int port = 8080, width = 9, height = 9, k = 5;
+/* --clock S+I: every game gets a Fischer clock; --idle: the games are
+ * started (one move each, so their clocks run) and left alone while the
+ * server's CPU (--server-pid) is measured. */
+static int clock_initial, clock_increment, idle, server_pid;
 static double seconds = 10, deadline;
 
 static double now(void)
@@ -136,9 +140,15 @@ static int copy_field(const char *body, const char *key, char *out, size_t cap)
 
 static int create_game(int fd, struct game *g, uint64_t *rng)
 {
-    char json[256], body[8192];
+    char json[256], clock[96] = "", body[8192];
+    if (clock_initial > 0)
+        snprintf(clock, sizeof clock, ",\"clock\":{\"initial_s\":%d,\"increment_s\":%d}",
+                 clock_initial, clock_increment);
     snprintf(json, sizeof json, "{\"width\":%d,\"height\":%d,\"k\":%d,"
-             "\"x\":{\"name\":\"load-x\"},\"o\":{\"name\":\"load-o\"}}", width, height, k);
+             "\"x\":{\"name\":\"load-x\"},\"o\":{\"name\":\"load-o\"}%s}", width, height, k,
+             clock);
+    if (!g->free_cells && !(g->free_cells = malloc((size_t)(width * height) * sizeof(short))))
+        return -1;
     if (request(fd, "/api/games", NULL, json, body, sizeof body) != 201 ||
         copy_field(body, "\"id\":\"", g->id, sizeof g->id) ||
         copy_field(body, "\"x\":\"", g->token[0], sizeof g->token[0]) ||
@@ -170,17 +180,88 @@ static void cell_name(int cell, char *out)
     sprintf(out + i, "%d", row + 1);
 }
 
+/* Plays g's next move (a random free cell); the status, the body in body. */
+static int play_next(int fd, struct game *g, char *body, size_t cap)
+{
+    char path[96], json[96], cell[16];
+    cell_name(g->free_cells[--g->free_count], cell);
+    snprintf(path, sizeof path, "/api/games/%s/moves", g->id);
+    snprintf(json, sizeof json, "{\"ply\":%d,\"cell\":\"%s\"}", g->ply, cell);
+    return request(fd, path, g->token[g->ply % 2], json, body, cap);
+}
+
+/* Creates a worker's games (with --idle, each one started by a move). */
+static void *setup_worker(void *arg)
+{
+    struct worker *w = arg;
+    char body[65536];
+    for (int i = 0; i < w->count; i++) {
+        if (create_game(w->fd, &w->games[i], &w->rng) != 0 ||
+            (idle && play_next(w->fd, &w->games[i], body, sizeof body) != 200)) {
+            w->failures++;
+            break;
+        }
+        w->games[i].ply += idle;
+    }
+    return NULL;
+}
+
+/* The CPU seconds the server process has used (user plus system), or -1. */
+static double server_cpu_seconds(void)
+{
+    char path[64], text[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", server_pid);
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f)
+        fclose(f);
+    text[n] = '\0';
+    char *p = strrchr(text, ')'); /* after the command's name: fields 3 on */
+    unsigned long long utime, stime;
+    if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime,
+                     &stime) != 2)
+        return -1;
+    return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* The server's resident memory in kB, or -1. */
+static long server_rss_kb(void)
+{
+    char path[64], line[256];
+    long kb = -1;
+    snprintf(path, sizeof path, "/proc/%d/status", server_pid);
+    FILE *f = fopen(path, "r");
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmRSS: %ld", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb;
+}
+
+/* --idle: nobody moves for the given seconds while the server holds the
+ * games' clocks; prints the server's CPU time meanwhile. 0, or -1. */
+static int idle_phase(int games)
+{
+    long rss = server_rss_kb();
+    double start = now(), cpu = server_cpu_seconds();
+    struct timespec rest = {(time_t)seconds, (long)((seconds - (double)(time_t)seconds) * 1e9)};
+    nanosleep(&rest, NULL);
+    double elapsed = now() - start, used = server_cpu_seconds() - cpu;
+    printf("idle: %d clocked games in progress, untouched for %.1f s: the server used "
+           "%.3f s of CPU (%.2f%% of a core); %ld kB resident\n", games, elapsed, used,
+           100.0 * used / elapsed, rss);
+    return cpu < 0 ? -1 : 0;
+}
+
 static void *run_worker(void *arg)
 {
     struct worker *w = arg;
-    char path[96], json[96], cell[16], body[65536];
+    char body[65536];
     for (int i = 0; now() < deadline; i = (i + 1) % w->count) {
         struct game *g = &w->games[i];
-        cell_name(g->free_cells[--g->free_count], cell);
-        snprintf(path, sizeof path, "/api/games/%s/moves", g->id);
-        snprintf(json, sizeof json, "{\"ply\":%d,\"cell\":\"%s\"}", g->ply, cell);
         double start = now();
-        int status = request(w->fd, path, g->token[g->ply % 2], json, body, sizeof body);
+        int status = play_next(w->fd, g, body, sizeof body);
         double us = (now() - start) * 1e6;
         if (status != 200) {
             w->failures++;
@@ -226,16 +307,24 @@ int main(int argc, char **argv)
         else if (!strcmp(f, "--width")) width = atoi(v);
         else if (!strcmp(f, "--height")) height = atoi(v);
         else if (!strcmp(f, "--k")) k = atoi(v);
-        else {
+        else if (!strcmp(f, "--clock")) {
+            if (sscanf(v, "%d+%d", &clock_initial, &clock_increment) != 2)
+                clock_initial = -1;
+        } else if (!strcmp(f, "--idle")) {
+            idle = 1, server_pid = atoi(v);
+        } else {
             fprintf(stderr, "usage: ttt-server-load [--port N] [--games G] [--connections C] "
-                            "[--seconds S] [--width W] [--height H] [--k K]\n");
+                            "[--seconds S] [--width W] [--height H] [--k K] "
+                            "[--clock INITIAL+INCREMENT] [--idle SERVER_PID]\n");
             return 2;
         }
     }
     if (games < 1 || conns < 1 || conns > games || width * height > MAX_CELLS ||
-        seconds <= 0 || seconds > 3600) {
+        seconds <= 0 || seconds > 3600 || clock_initial < 0 ||
+        (idle && (server_pid <= 0 || clock_initial == 0))) {
         fprintf(stderr, "ttt-server-load: 1 <= connections <= games, at most %d cells, "
-                        "0 < seconds <= 3600\n", MAX_CELLS);
+                        "0 < seconds <= 3600; --idle needs the server's pid and --clock\n",
+                MAX_CELLS);
         return 2;
     }
     struct worker *workers = calloc((size_t)conns, sizeof *workers);
@@ -254,11 +343,28 @@ int main(int argc, char **argv)
             fprintf(stderr, "ttt-server-load: cannot connect to 127.0.0.1:%d\n", port);
             return 1;
         }
-        for (int i = 0; i < w->count; i++)
-            if (create_game(w->fd, &w->games[i], &w->rng) != 0) {
-                fprintf(stderr, "ttt-server-load: cannot create a game\n");
-                return 1;
-            }
+    }
+    for (int t = 0; t < conns; t++)
+        pthread_create(&workers[t].thread, NULL, setup_worker, &workers[t]);
+    int setup_failed = 0;
+    for (int t = 0; t < conns; t++) {
+        pthread_join(workers[t].thread, NULL);
+        setup_failed |= workers[t].failures != 0;
+    }
+    if (setup_failed)
+        fprintf(stderr, "ttt-server-load: cannot create (and start) the games (the server's "
+                        "--max-games?)\n");
+    if (setup_failed || idle) {
+        int rc = setup_failed || idle_phase(games) != 0;
+        for (int t = 0; t < conns; t++) {
+            free(workers[t].histogram);
+            close(workers[t].fd);
+        }
+        for (int i = 0; i < games; i++)
+            free(all[i].free_cells);
+        free(workers);
+        free(all);
+        return rc;
     }
     /* The timed phase starts here: a caller measuring the server's CPU
      * time samples it at this line and after the last. */
@@ -289,6 +395,8 @@ int main(int argc, char **argv)
     printf("load: the client used %.1f s of CPU (%.2f cores)\n", cpu, cpu / elapsed);
     free(histogram);
     free(workers);
+    for (int i = 0; i < games; i++)
+        free(all[i].free_cells);
     free(all);
     return failures || moves == 0 ? 1 : 0;
 }
