@@ -48,6 +48,53 @@ int clock_check_control(const struct time_control *tc, struct reply *err)
     return 0;
 }
 
+/* An integer member of obj into *out (0 if absent or null; -1 for a 0
+ * given where 0 means nothing, so that the bounds refuse it): 0, or -1
+ * with the reply in *err (400 for the wrong type, 422 beyond an int). */
+static int int_member(json_t *obj, const char *key, const char *shown, int zero_is_bad,
+                      int *out, struct reply *err)
+{
+    json_t *v = json_object_get(obj, key);
+    *out = 0;
+    if (!v || json_is_null(v))
+        return 0;
+    if (!json_is_integer(v)) {
+        *err = error_reply(400, "TTT_E_INVALID", TTT_E_INVALID, "%s has the wrong type", shown);
+        return -1;
+    }
+    json_int_t x = json_integer_value(v);
+    if (x < INT_MIN || x > INT_MAX) {
+        *err = ttt_error_reply(422, TTT_E_RANGE, "%s is out of range", shown);
+        return -1;
+    }
+    *out = x == 0 && zero_is_bad ? -1 : (int)x;
+    return 0;
+}
+
+int clock_from_request(json_t *req, struct time_control *tc, struct reply *err)
+{
+    *tc = (struct time_control){0, 0, 0};
+    json_t *clock = json_object_get(req, "clock");
+    if (clock && !json_is_null(clock)) {
+        if (!json_is_object(clock)) {
+            *err = error_reply(400, "TTT_E_INVALID", TTT_E_INVALID, "clock has the wrong type");
+            return -1;
+        }
+        json_t *initial = json_object_get(clock, "initial_s");
+        if (!initial || json_is_null(initial)) {
+            *err = ttt_error_reply(422, TTT_E_INVALID, "clock.initial_s is required");
+            return -1;
+        }
+        if (int_member(clock, "initial_s", "clock.initial_s", 1, &tc->initial_s, err) != 0 ||
+            int_member(clock, "increment_s", "clock.increment_s", 0, &tc->increment_s,
+                       err) != 0)
+            return -1;
+    }
+    if (int_member(req, "days_per_move", "days_per_move", 1, &tc->days_per_move, err) != 0)
+        return -1;
+    return clock_check_control(tc, err);
+}
+
 static int has_clock(const struct game_entry *entry)
 {
     return entry->clock.after != NULL;
@@ -184,7 +231,8 @@ static void file_clock(struct manager *mgr, struct game_entry *entry)
         entry->clock.held = 1;
     }
     pthread_mutex_lock(&mgr->timer_lock);
-    file_deadline(mgr, entry, deadline);
+    if (deadline != 0 || entry->clock.deadline_ms != 0) /* the end is filed once */
+        file_deadline(mgr, entry, deadline);
     pthread_mutex_unlock(&mgr->timer_lock);
 }
 

@@ -142,6 +142,10 @@ struct reply game_create_with(struct manager *mgr, struct store_game *g,
 /* clock.c: 0 if tc is a time control this server accepts (all 0, or one
  * kind within its bounds), else -1 with the 422 reply in *err. */
 int clock_check_control(const struct time_control *tc, struct reply *err);
+/* clock.c: the time control of a POST /api/games body ("clock" or
+ * "days_per_move"; all 0 without either): 0, or -1 with the 4xx reply in
+ * *err. */
+int clock_from_request(json_t *request, struct time_control *tc, struct reply *err);
 struct reply game_view(struct manager *mgr, struct game_entry *entry);
 /* The seat (TTT_X or TTT_O) whose token this is, or 0; constant time. */
 int game_seat_for_token(const struct game_entry *entry, const char *token, size_t len);

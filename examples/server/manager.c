@@ -1,7 +1,6 @@
 /* manager.c - the id table, game creation, rebuilding games from the store, and health. */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -602,26 +601,10 @@ struct reply game_create(struct manager *mgr, json_t *req)
         snprintf(g.kind[s], sizeof g.kind[s], "%s", kind_name(k));
         g.budget[s] = budget;
     }
-    /* The time control: "clock": {"initial_s", "increment_s"} or
-     * "days_per_move"; clock_check_control bounds it. */
-    struct time_control tc = {0, 0, 0};
-    json_t *clock = json_object_get(req, "clock");
-    if (clock && !json_is_null(clock)) {
-        if (!json_is_object(clock))
-            return FIELD_ERROR(-1, "clock", TTT_E_INVALID);
-        if (!json_object_get(clock, "initial_s"))
-            return ttt_error_reply(422, TTT_E_INVALID, "clock.initial_s is required");
-        if ((rc = get_int(clock, "initial_s", 0, INT_MIN, INT_MAX, &tc.initial_s)) != 0)
-            return FIELD_ERROR(rc, "clock.initial_s", TTT_E_RANGE);
-        if ((rc = get_int(clock, "increment_s", 0, INT_MIN, INT_MAX, &tc.increment_s)) != 0)
-            return FIELD_ERROR(rc, "clock.increment_s", TTT_E_RANGE);
-        if (tc.initial_s == 0)
-            return ttt_error_reply(422, TTT_E_RANGE, "clock.initial_s is at least 1");
-    }
-    if ((rc = get_int(req, "days_per_move", 0, INT_MIN, INT_MAX, &tc.days_per_move)) != 0)
-        return FIELD_ERROR(rc, "days_per_move", TTT_E_RANGE);
-    if (json_is_integer(json_object_get(req, "days_per_move")) && tc.days_per_move == 0)
-        return ttt_error_reply(422, TTT_E_RANGE, "days_per_move is at least 1");
+    struct time_control tc;
+    struct reply refused;
+    if (clock_from_request(req, &tc, &refused) != 0)
+        return refused;
     return game_create_with(mgr, &g, &tc);
 }
 
