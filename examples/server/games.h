@@ -104,8 +104,10 @@ int manager_stopping(struct manager *mgr);
 
 /* The game with this id, held, or NULL if there is none. The caller
  * releases it. A game not held is loaded from the store: a finished one,
- * or (shared store) one in progress that another server created. */
-struct game_entry *manager_find(struct manager *mgr, const char *id);
+ * or (shared store) one in progress that another server created.
+ * *unreadable (if given) is set when NULL is because the store could not
+ * be read, not because there is no such game. */
+struct game_entry *manager_find(struct manager *mgr, const char *id, int *unreadable);
 /* With a shared store: brings a held game in progress up to its log, which
  * other servers may have added to (a no-op otherwise). What a request that
  * shows the game calls first; a move needs not (a ply another server

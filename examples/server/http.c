@@ -503,7 +503,11 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
     char key[24];
     memcpy(key, id, id_len);
     key[id_len] = '\0';
-    struct game_entry *entry = manager_find(srv->mgr, key);
+    int unreadable;
+    struct game_entry *entry = manager_find(srv->mgr, key, &unreadable);
+    if (!entry && unreadable)
+        return send_reply(conn, error_reply(503, "store_failed", 503,
+                                            "the store cannot be read; retry"));
     if (!entry)
         return send_reply(conn, error_reply(404, "not_found", 404, "no game %s", key));
     req->entry = entry; /* held until the request completes */

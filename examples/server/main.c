@@ -315,7 +315,7 @@ int main(int argc, char **argv)
         return 1;
     }
     if (export_id) {
-        struct game_entry *entry = manager_find(mgr, export_id);
+        struct game_entry *entry = manager_find(mgr, export_id, NULL);
         char *record = entry ? game_record(entry) : NULL;
         manager_release(mgr, entry);
         if (record)

@@ -221,8 +221,10 @@ static int one_game_event(void *user, const char *game_id, const struct store_ev
     return one->bad ? -1 : 0;
 }
 
-struct game_entry *manager_find(struct manager *mgr, const char *id)
+struct game_entry *manager_find(struct manager *mgr, const char *id, int *unreadable)
 {
+    if (unreadable)
+        *unreadable = 0;
     pthread_mutex_lock(&mgr->table_lock);
     struct game_entry *e = mgr->slots[slot_of(mgr, id)];
     if (e)
@@ -237,6 +239,8 @@ struct game_entry *manager_find(struct manager *mgr, const char *id)
     int found = store_load_game(mgr->store, id, one_game_row, one_game_event, &one, err,
                                 sizeof err);
     if (found != 1 || one.bad || !one.entry) {
+        if (unreadable)
+            *unreadable = found < 0;
         if (found < 0 && err[0])
             fprintf(stderr, "ttt-server: %s\n", err);
         else if (found == 1)
@@ -354,7 +358,7 @@ int manager_listen(struct manager *mgr)
 /* Whether a game with this id exists, held or finished in the store. */
 static int id_taken(struct manager *mgr, const char *id)
 {
-    struct game_entry *e = manager_find(mgr, id);
+    struct game_entry *e = manager_find(mgr, id, NULL);
     manager_release(mgr, e);
     return e != NULL;
 }

@@ -420,6 +420,9 @@ def test_postgresql_down_answers_503_then_recovers(two, db, cluster):
                     assert r.status_code == 503, r.text
             # B's writes failed (A's moves failed to read what B stored).
             assert cb.get("/api/health").status_code == 503
+            # A game A does not hold cannot be read: 503, not "no such game".
+            assert ca.get("/api/games/0123456789abcdef00").status_code == 503
+            assert cb.get(f"/api/games/{games[0]['id']}").status_code == 200  # held: its copy
         finally:
             cluster.start_server()
         for g in games:
