@@ -243,11 +243,13 @@ def test_accounts_meet_in_the_lobby_and_are_rated(account_server, browsers):
     url = account_server.url
     sign_up(ana, url, "Ana")
     sign_up(bob, url, "Bob")
-    # Ana posts a rated tic-tac-toe seek; Bob sees it appear live and accepts.
+    # Ana posts a rated tic-tac-toe seek with a one-minute clock; Bob sees it
+    # appear live and accepts.
     Select(ana.find_element(By.ID, "seek-preset")).select_by_value("tictactoe")
+    Select(ana.find_element(By.ID, "time-control")).select_by_value("60+0")
     ana.find_element(By.ID, "seek-button").click()
-    wait_text(ana, "seeks", "Ana (1500): Tic-tac-toe, rated")
-    wait_text(bob, "seeks", "Ana (1500): Tic-tac-toe, rated")
+    wait_text(ana, "seeks", "Ana (1500): Tic-tac-toe, rated, 1+0")
+    wait_text(bob, "seeks", "Ana (1500): Tic-tac-toe, rated, 1+0")
     bob.find_element(By.CSS_SELECTOR, "#seeks button").click()
     # Both land in the game: Bob by the answer, Ana by her account's stream.
     for d in (ana, bob):
@@ -258,13 +260,20 @@ def test_accounts_meet_in_the_lobby_and_are_rated(account_server, browsers):
     watcher.get(f"{url}/#g={game}")
     wait_text(watcher, "status", "to move")
     assert watcher.find_element(By.ID, "controls").get_attribute("hidden") is not None
-    for driver, cell in [(x, "a1"), (o, "a2"), (x, "b1"), (o, "b2"), (x, "c1")]:
-        click_cell(driver, cell)
+    # Both clocks show a minute; X's first move starts O's, and O, who
+    # never moves, loses on time (the server decides; a bounded wait).
+    for d in (x, o, watcher):
+        WebDriverWait(d, WAIT).until(EC.visibility_of_element_located((By.ID, "clocks")))
+    assert watcher.find_element(By.ID, "clock-o").text == "1:00"
+    click_cell(x, "a1")
+    WebDriverWait(watcher, WAIT).until(
+        lambda d: "running" in d.find_element(By.ID, "clock-o").get_attribute("class"))
     for d in (ana, bob, watcher):
-        wait_text(d, "status", "won by a line")
+        WebDriverWait(d, 180).until(
+            EC.text_to_be_present_in_element((By.ID, "status"), "(X) won on time"))
     moves = [li.get_attribute("textContent")
              for li in watcher.find_elements(By.CSS_SELECTOR, "#moves li")]
-    assert moves == ["a1", "a2", "b1", "b2", "c1"]
+    assert moves == ["a1"]
     # The leaderboard shows both with their new ratings (reloaded until the
     # finished game is rated, a bounded wait).
     def rated(d):

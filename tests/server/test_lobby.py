@@ -302,3 +302,28 @@ def test_a_bot_after_the_wait(tmp_path):
             assert game["names"][told["seat"]] == "Ana"
     finally:
         assert s.stop() == 0
+
+
+def test_a_seek_with_a_clock_starts_a_clocked_game(srv, c):
+    ana, bob = session(c, "Ana"), session(c, "Bob")
+    control = {"initial_s": 180, "increment_s": 2}
+    seek = c.post("/api/seeks", json={"game": "connect4", "clock": control}, headers=ana).json()
+    assert seek["clock"] == control
+    r = c.post("/api/seeks", json={"game": "connect4", "clock": {"initial_s": 180, "bonus": 1}},
+               headers=ana)
+    assert r.status_code == 422 and r.json()["field"] == "clock.bonus"
+    started = c.post(f"/api/seeks/{seek['id']}/accept", headers=bob).json()
+    game = c.get(f"/api/games/{started['game']}").json()
+    assert game["clock"] == control and game["clock_ms"] == {"x": 180000, "o": 180000}
+    # Pairing matches the time control too: other controls wait apart.
+    with Events(srv.url + "/api/account/events", ana) as a_events, \
+            Events(srv.url + "/api/account/events", bob):
+        assert c.post("/api/pairing", json={"game": "tictactoe", "clock": control},
+                      headers=ana).status_code == 201
+        assert c.post("/api/pairing", json={"game": "tictactoe", "days_per_move": 1},
+                      headers=bob).status_code == 201
+        assert c.post("/api/pairing", json={"game": "tictactoe", "clock": control},
+                      headers=bob).status_code == 201
+        told = a_events.next("game_started")
+    game = c.get(f"/api/games/{told['game']}").json()
+    assert game["clock"] == control
