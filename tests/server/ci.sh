@@ -47,6 +47,26 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# Each step runs in the background so that a SIGTERM (meson's time-out) or
+# SIGINT here is handled at once: it goes on to the step's timeout, which
+# passes it to the step's processes; they stop their servers and end, and
+# so does this script.
+step=""
+stopped() {
+    if [ -n "$step" ]; then
+        kill -TERM "$step" 2>/dev/null || true
+        wait "$step" || true
+    fi
+    echo "ci.sh: stopped by $1" >&2
+    exit 1
+}
+trap 'stopped SIGTERM' TERM
+trap 'stopped SIGINT' INT
+run() {
+    "$@" &
+    step=$!
+    wait "$step"
+}
 export TTT_SERVER="$server" PYTHONDONTWRITEBYTECODE=1
 cd "$work"
 # -rs: any test pytest skips is named in the log (and fails under CI=true,
@@ -54,23 +74,23 @@ cd "$work"
 # shared /tmp/pytest-of-USER, whose old folders a pytest run beside this
 # one may clean away.
 if [ "$browser" = 1 ]; then
-    timeout 420 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
+    run timeout 420 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
         --basetemp "$work/pytest" "$here/test_browser.py"
     exit 0
 fi
-timeout 1500 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
+run timeout 1500 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here" \
     --basetemp "$work/pytest" "$here/test_api.py" "$here/test_hostile.py" "$here/test_strict.py" "$here/test_limits.py" \
     "$here/test_bots.py" "$here/test_docs.py" "$here/test_store.py" "$here/test_scripts.py" \
     "$here/test_accounts.py" "$here/test_rated.py" "$here/test_ratings.py" "$here/test_pgstore.py" \
     "$here/test_cluster.py" "$here/test_lobby.py" "$here/test_clocks.py"
-timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
+run timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
 # The same kills, of one node of three on PostgreSQL behind haproxy (77:
 # PostgreSQL or haproxy missing, outside CI).
-timeout 300 "$python" "$here/crash.py" --ci --nodes 3 --dir "$work" || [ $? = 77 ]
-timeout 120 "$python" "$here/load.py" --ci --dir "$work"
+run timeout 300 "$python" "$here/crash.py" --ci --nodes 3 --dir "$work" || [ $? = 77 ]
+run timeout 120 "$python" "$here/load.py" --ci --dir "$work"
 load_c=$(dirname "$server")/ttt-server-load
 if [ -x "$load_c" ]; then
-    timeout 120 "$python" "$here/load.py" --ci --dir "$work" --c-client "$load_c"
+    run timeout 120 "$python" "$here/load.py" --ci --dir "$work" --c-client "$load_c"
 fi
-timeout 120 "$python" "$here/restart.py" --ci --dir "$work"
-timeout 120 "$python" "$here/players.py" --ci --dir "$work"
+run timeout 120 "$python" "$here/restart.py" --ci --dir "$work"
+run timeout 120 "$python" "$here/players.py" --ci --dir "$work"

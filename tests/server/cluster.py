@@ -22,7 +22,7 @@ import httpx
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pgcluster import Cluster  # noqa: E402
 from pgcluster import missing as pg_missing  # noqa: E402
-from serverproc import Server, free_port  # noqa: E402
+from serverproc import Server, StopSignal, free_port  # noqa: E402
 
 # balance: "uri" sends each game's requests to one node (the first three
 # path segments, /api/games/ID, hashed); "roundrobin" spreads every request,
@@ -166,9 +166,7 @@ def main():
     why = missing()
     if why:
         sys.exit("cluster.py: " + why)
-    stop = []
-    signal.signal(signal.SIGTERM, lambda *_: stop.append(1))
-    signal.signal(signal.SIGINT, lambda *_: stop.append(1))
+    stop = StopSignal()
     d = Deployment(args.nodes, args.port, args.balance, program=args.server)
     d.start()
     try:
@@ -176,7 +174,7 @@ def main():
               + ", ".join(n.url for n in d.nodes), flush=True)
         print(f"cluster: PostgreSQL on 127.0.0.1:{d.cluster.port} in {d.cluster.dir};"
               " Ctrl-C stops everything", flush=True)
-        while not stop:
+        while not stop.is_set():
             time.sleep(0.2)
     finally:
         d.stop()

@@ -1,5 +1,6 @@
-"""conftest.py - pytest fixtures: a real ttt-server on a temporary database (or one with cheap password hashes) and a client for it; under CI=true a skipped test fails."""
+"""conftest.py - pytest fixtures: a real ttt-server on a temporary database (or one with cheap password hashes) and a client for it; under CI=true a skipped test fails; SIGTERM ends the run as Ctrl-C does."""
 import os
+import signal
 
 import httpx
 import pytest
@@ -16,6 +17,17 @@ def pytest_runtest_makereport(item, call):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
         report.outcome = "failed"
         report.longrepr = "CI=true counts a skip as a failure: %s" % (reason,)
+
+
+def pytest_configure(config):
+    """SIGTERM (meson's time-out, passed on by ci.sh) ends the run as Ctrl-C
+    does, so the running test's finally blocks and every fixture's teardown
+    still stop their servers; a second one is ignored, not to break into them."""
+    def interrupt(signum, frame):
+        signal.signal(signum, signal.SIG_IGN)
+        raise KeyboardInterrupt("stopped by SIGTERM")
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ import asyncio
 import faulthandler
 import os
 import random
-import signal
 import sqlite3
 import sys
 import tempfile
@@ -24,7 +23,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from load import cell_name  # noqa: E402
 from rawhttp import Connection  # noqa: E402
-from serverproc import Server  # noqa: E402
+from serverproc import Server, StopSignal, Stopped  # noqa: E402
 
 WIDTH = HEIGHT = 7
 K = 4
@@ -176,8 +175,8 @@ async def load(port, clients, games, deadline, done, acks, problems, proxied):
 
 class Owned:
     """The server under test. The killer thread kills and restarts it; close()
-    kills it for good, from whichever thread or signal handler gets there
-    first, and no start happens after it."""
+    kills it for good, from whichever thread gets there first, and no start
+    happens after it."""
 
     def __init__(self, srv):
         self.srv = srv
@@ -272,29 +271,6 @@ class OwnedCluster(Owned):
 START_WAIT = 30.0
 
 
-class Stopped(Exception):
-    """SIGTERM or SIGINT reached the test."""
-
-
-class StopSignal:
-    """The signal handler: it only records the signal, since an exception
-    raised from it inside an asyncio callback would be swallowed there.
-    Every loop of the run calls check(), so the stop comes within a poll."""
-
-    def __init__(self):
-        self.event = threading.Event()
-        self.name = None
-
-    def __call__(self, signum, frame):
-        signal.signal(signum, signal.SIG_IGN)
-        self.name = signal.Signals(signum).name
-        self.event.set()
-
-    def check(self):
-        if self.event.is_set():
-            raise Stopped(self.name)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=os.environ.get("TTT_SERVER"))
@@ -338,8 +314,6 @@ def main():
             sys.exit(1 if os.environ.get("CI") == "true" else 77)
 
     stop = StopSignal()
-    signal.signal(signal.SIGTERM, stop)
-    signal.signal(signal.SIGINT, stop)
 
     def past_deadline():
         # The last resort if a wait was not bounded after all: every

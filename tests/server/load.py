@@ -15,6 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rawhttp import Connection  # noqa: E402
+from serverproc import Server, run_stoppable  # noqa: E402
 
 
 class Game:
@@ -43,10 +44,11 @@ async def new_game(conn, args):
     return Game(body["id"], body["tokens"], args.width, args.height)
 
 
-async def worker(port, games, args, deadline, latencies, counts):
+async def worker(port, games, args, deadline, latencies, counts, stop):
     conn = Connection(port)
     i = 0
     while time.monotonic() < deadline:
+        stop.check()
         g = games[i % len(games)]
         i += 1
         row, col = g.free.pop()
@@ -67,7 +69,7 @@ async def worker(port, games, args, deadline, latencies, counts):
     await conn.close()
 
 
-async def run(args, port):
+async def run(args, port, stop):
     setup = Connection(port)
     games = [await new_game(setup, args) for _ in range(args.games)]
     await setup.close()
@@ -75,7 +77,7 @@ async def run(args, port):
     latencies, counts = [], {"moves": 0, "games": 0, "errors": 0}
     start = time.monotonic()
     deadline = start + args.seconds
-    await asyncio.gather(*(worker(port, per[w], args, deadline, latencies, counts)
+    await asyncio.gather(*(worker(port, per[w], args, deadline, latencies, counts, stop)
                            for w in range(args.connections) if per[w]))
     elapsed = time.monotonic() - start
     latencies.sort()
@@ -115,7 +117,7 @@ async def sse_next(reader):
             return name, data
 
 
-async def bot_replies(port, args):
+async def bot_replies(port, args, stop):
     """--bots N: N gomoku games of two perfect bots (node budget 2,000,000)
     search on the server while a client plays 3x3 games against the strong
     bot; prints the time from sending each move to the bot's reply."""
@@ -138,6 +140,7 @@ async def bot_replies(port, args):
     status, before = await call("GET", "/api/health")
     replies, start = [], time.monotonic()
     while time.monotonic() < start + args.seconds:
+        stop.check()
         status, g = await call("POST", "/api/games", {
             "game": "tictactoe", "x": {"name": "load"}, "o": {"kind": "strong"}})
         reader, writer = await sse_open(port, g["id"])
@@ -146,6 +149,7 @@ async def bot_replies(port, args):
         ply, over = 0, False
         try:
             while not over and time.monotonic() < start + args.seconds:
+                stop.check()
                 cell = free.pop()
                 sent = time.perf_counter()
                 status, body = await call("POST", f"/api/games/{g['id']}/moves",
@@ -207,7 +211,7 @@ def tree_cpu_seconds(pid):
     return total
 
 
-def run_c_client(args, port, pids):
+def run_c_client(args, port, pids, stop):
     """Runs ttt-server-load against 127.0.0.1:port, printing its lines and
     the CPU time each process in pids ({name: (pid, with_children)}: the
     server, or the nodes, haproxy and PostgreSQL) used in its timed phase:
@@ -228,6 +232,7 @@ def run_c_client(args, port, pids):
     before, start, moves = None, None, 0
     try:
         for line in proc.stdout:
+            stop.check()  # the client is killed below
             print(line, end="", flush=True)
             if "moving for" in line:
                 before = {name: cpu(*p) for name, p in pids.items()}
@@ -245,6 +250,7 @@ def run_c_client(args, port, pids):
                           f"({used / elapsed:.2f} cores{per_move})", flush=True)
                 print(f"load: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}",
                       flush=True)
+        stop.check()
         status = proc.wait(timeout=args.seconds + 120)
     finally:
         if proc.poll() is None:
@@ -253,7 +259,7 @@ def run_c_client(args, port, pids):
     return {"moves": moves, "errors": status}
 
 
-def run_nodes(args):
+def run_nodes(args, stop):
     """The C client through haproxy in front of args.nodes servers."""
     from cluster import Deployment, missing
     why = missing()
@@ -263,10 +269,11 @@ def run_nodes(args):
                    extra=["--max-games", "2000000", "--max-connections-per-address", "0"])
     try:
         d.start()
+        stop.check()
         pids = {f"node {i}": (n.proc.pid, False) for i, n in enumerate(d.nodes)}
         pids["haproxy"] = (d.haproxy.pid, False)
         pids["PostgreSQL"] = (d.cluster.postmaster_pid(), True)
-        counts = run_c_client(args, d.port, pids)
+        counts = run_c_client(args, d.port, pids, stop)
     finally:
         clean = d.stop()
     if counts["moves"] == 0 or counts["errors"] or not clean:
@@ -306,18 +313,22 @@ def main():
     args = ap.parse_args()
     if args.ci:
         args.games, args.connections, args.seconds = 50, 8, 5
+    run_stoppable("load", lambda stop: measure(args, stop))
+
+
+def measure(args, stop):
+    """The run main() asked for: a failure message, or None."""
     if args.url_port:
-        asyncio.run(run(args, args.url_port))
-        return
+        asyncio.run(run(args, args.url_port, stop))
+        return None
     if args.nodes:
-        sys.exit(run_nodes(args))
-    from serverproc import Server
+        return run_nodes(args, stop)
     cluster = None
     if args.postgresql:
         from pgcluster import Cluster, missing
         why = missing()
         if why:
-            sys.exit("load: " + why)
+            return "load: " + why
         cluster = Cluster(fsync=args.sync == "full")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         db = os.path.join(tmp, "load.db")
@@ -331,25 +342,30 @@ def main():
                 db = cluster.create_db("ttt_load")
                 extra = ["--max-games", "2000000", "--accounts-db",
                          os.path.join(tmp, "accounts.db")]
+            stop.check()
             # Every connection comes from one address here: no per-address cap.
             srv = Server(db, *extra, "--max-connections-per-address", "0",
                          log=os.path.join(tmp, "server.log"))
             srv.start()
+            stop.check()
             if args.bots:
-                counts = asyncio.run(bot_replies(srv.port, args))
+                counts = asyncio.run(bot_replies(srv.port, args, stop))
             elif args.c_client:
                 pids = {"the server": (srv.proc.pid, False)}
                 if cluster:
                     pids["PostgreSQL"] = (cluster.postmaster_pid(), True)
-                counts = run_c_client(args, srv.port, pids)
+                counts = run_c_client(args, srv.port, pids, stop)
             else:
-                counts = asyncio.run(run(args, srv.port))
+                counts = asyncio.run(run(args, srv.port, stop))
         finally:
-            status = srv.stop() if srv else None
-            if cluster:
-                cluster.stop()
-        if counts["moves"] == 0 or counts["errors"] or status != 0:
-            sys.exit("load: FAILED")
+            try:
+                status = srv.stop() if srv else None  # kills it if SIGTERM does not
+            finally:
+                if cluster:
+                    cluster.stop()
+    if counts["moves"] == 0 or counts["errors"] or status != 0:
+        return "load: FAILED"
+    return None
 
 
 if __name__ == "__main__":

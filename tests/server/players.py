@@ -18,7 +18,7 @@ import httpx
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import glicko2ref  # noqa: E402
-from serverproc import Server  # noqa: E402
+from serverproc import Server, run_stoppable  # noqa: E402
 
 
 def write_db(path, n):
@@ -59,21 +59,29 @@ def main():
         args.games = 2000
     if args.server:
         os.environ["TTT_SERVER"] = args.server
+    run_stoppable("players", lambda stop: measure(args, stop))
+
+
+def measure(args, stop):
+    """The two starts and the timed pages: a failure message, or None."""
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         db = os.path.join(tmp, "players.db")
         srv = Server(db)
-        empty = started(srv)
-        srv.stop()
-        write_db(db, args.games)
-        full = started(srv)
-        problems = []
         try:
+            empty = started(srv)
+            srv.stop()
+            stop.check()
+            write_db(db, args.games)
+            full = started(srv)
+            stop.check()
             with httpx.Client(base_url=srv.url, timeout=60) as c:
                 top, first = timed(c, {"limit": 100}, 50)
                 middle_name = f"p{args.games}"  # a loser, in the middle of the ranking
                 middle, page = timed(c, {"limit": 100, "after": middle_name}, 50)
-        finally:
             status = srv.stop()
+        finally:
+            srv.kill()  # stopped already unless the run broke off
+        problems = []
         # Every winner and every loser have played one game between two new
         # players: all winners are equal, so are all losers; equals by name.
         win, _ = glicko2ref.game(glicko2ref.INITIAL, glicko2ref.INITIAL, 1)
@@ -97,8 +105,7 @@ def main():
               f"{len(problems)} problems")
         for p in problems:
             print("  " + p)
-        if problems:
-            sys.exit("players: FAILED")
+    return "players: FAILED" if problems else None
 
 
 if __name__ == "__main__":

@@ -4,7 +4,9 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
+import traceback
 
 import httpx
 
@@ -25,6 +27,55 @@ def free_port():
         return s.getsockname()[1]
 
 
+class Stopped(Exception):
+    """SIGTERM or SIGINT reached the script."""
+
+
+class StopSignal:
+    """SIGTERM (as meson sends at a time-out) and SIGINT, caught for a script
+    that starts servers. The handler only records the signal: an exception
+    raised from it inside an asyncio callback would be swallowed there, and
+    one raised half-way through a cleanup would skip the rest of it. Every
+    loop of the script tests is_set() or calls check(), so the stop comes
+    within a poll and the script's finally blocks stop its processes."""
+
+    def __init__(self):
+        self.event = threading.Event()
+        self.name = None
+        signal.signal(signal.SIGTERM, self.record)
+        signal.signal(signal.SIGINT, self.record)
+
+    def record(self, signum, frame):
+        self.name = signal.Signals(signum).name
+        self.event.set()
+
+    def is_set(self):
+        return self.event.is_set()
+
+    def check(self):
+        if self.event.is_set():
+            raise Stopped(self.name)
+
+
+def run_stoppable(name, main):
+    """Runs main(stop) with a StopSignal; main returns a failure message or
+    None. A signal ends the script, once main's finally blocks have run,
+    with status 1 and "NAME: stopped by SIGTERM" (or SIGINT)."""
+    stop = StopSignal()
+    try:
+        failure = main(stop)
+        stop.check()
+    except Stopped:
+        failure = f"{name}: stopped by {stop.name}"
+    except Exception:
+        if not stop.is_set():
+            raise
+        traceback.print_exc()  # what the signal broke, on the way out
+        failure = f"{name}: stopped by {stop.name}"
+    if failure:
+        sys.exit(failure)
+
+
 class Server:
     """One server process on a database; start() again after stop() or kill()."""
 
@@ -43,6 +94,14 @@ class Server:
             [self.program or server_path(), "--listen", "127.0.0.1", "--port", str(self.port),
              "--db", self.db, *self.extra],
             stdout=self.log, stderr=subprocess.STDOUT)
+        try:
+            self.wait_ready(timeout)
+        except BaseException:
+            self.kill()  # not answering, or interrupted (Ctrl-C, SIGTERM in pytest)
+            raise
+        return self
+
+    def wait_ready(self, timeout):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -50,11 +109,10 @@ class Server:
                 raise RuntimeError("ttt-server exited: " + self.output())
             try:
                 if httpx.get(self.url + "/api/health", timeout=1.0).status_code == 200:
-                    return self
+                    return
             except httpx.HTTPError:
                 pass
             time.sleep(0.05)
-        self.kill()
         raise RuntimeError("ttt-server did not answer within %.0f s" % timeout)
 
     def stop(self, timeout=10.0):

@@ -1,4 +1,4 @@
-"""test_scripts.py - the crash test's own guarantees: one deadline for the whole run, and no server left behind on any way out."""
+"""test_scripts.py - the server test scripts' own guarantees: crash.py's one deadline for the whole run, and no server left behind by crash.py, load.py, restart.py, players.py or a pytest run on any way out."""
 import os
 import signal
 import subprocess
@@ -37,10 +37,14 @@ def wait_for(condition, bound):
         time.sleep(0.1)
 
 
-def run_crash(tmp_path, *extra):
-    return subprocess.Popen([sys.executable, os.path.join(HERE, "crash.py"), "--dir",
+def run_script(name, tmp_path, *extra):
+    return subprocess.Popen([sys.executable, os.path.join(HERE, name), "--dir",
                              str(tmp_path), *extra],
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def run_crash(tmp_path, *extra):
+    return run_script("crash.py", tmp_path, *extra)
 
 
 def cleanup(proc, tmp_path):
@@ -76,6 +80,52 @@ def test_the_crash_test_ends_by_its_deadline_with_its_server(tmp_path):
         out, _ = proc.communicate(timeout=300)
         assert proc.returncode == 1, out
         assert "kills of 100000 by the kill phase's deadline" in out, out
+        assert servers_under(tmp_path) == []
+    finally:
+        cleanup(proc, tmp_path)
+
+
+# Each run is far longer than the wait before the signal: the signal comes
+# mid-run, in whichever phase a busy machine has reached by then.
+@pytest.mark.parametrize("script,args,sig", [
+    ("load.py", ["--games", "50", "--connections", "8", "--seconds", "300"], signal.SIGTERM),
+    ("load.py", ["--games", "50", "--connections", "8", "--seconds", "300"], signal.SIGINT),
+    ("restart.py", ["--games", "100000"], signal.SIGTERM),
+    ("players.py", ["--games", "40000"], signal.SIGTERM),
+])
+def test_a_signal_to_a_benchmark_script_stops_its_server(tmp_path, script, args, sig):
+    proc = run_script(script, tmp_path, *args)
+    try:
+        assert wait_for(lambda: servers_under(tmp_path), 120), "no server was started"
+        time.sleep(1.0)
+        proc.send_signal(sig)
+        out, _ = proc.communicate(timeout=120)
+        assert proc.returncode == 1, out
+        assert f"{script[:-3]}: stopped by {sig.name}" in out, out
+        assert servers_under(tmp_path) == []
+    finally:
+        cleanup(proc, tmp_path)
+
+
+def test_sigterm_to_pytest_stops_the_fixtures_server(tmp_path):
+    # A test that waits on the server fixture; SIGTERM (meson's time-out)
+    # must still run the fixture's teardown, as Ctrl-C does.
+    (tmp_path / "test_waits.py").write_text(
+        "import time\n\n"
+        "def test_waits(server):\n"
+        "    time.sleep(300)\n")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "conftest",
+         "--rootdir", str(tmp_path), "--basetemp", str(tmp_path / "inner"),
+         str(tmp_path / "test_waits.py")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, cwd=tmp_path,
+        env=dict(os.environ, PYTHONPATH=HERE))
+    try:
+        assert wait_for(lambda: servers_under(tmp_path), 120), "no server was started"
+        proc.send_signal(signal.SIGTERM)
+        out, _ = proc.communicate(timeout=120)
+        assert proc.returncode not in (0, None), out
+        assert "stopped by SIGTERM" in out, out
         assert servers_under(tmp_path) == []
     finally:
         cleanup(proc, tmp_path)
