@@ -304,9 +304,14 @@ int clock_flag_locked(struct manager *mgr, struct game_entry *entry, int mark, l
     long long order = atomic_fetch_add(&mgr->finish_counter, 1);
     struct store_event ev = {ply, STORE_FLAG, mark, -1, order, now, {-1, -1}};
     clock_for_event(entry, &ev);
-    if (manager_store_event(mgr, entry, &ev) != 0) {
+    int stored = manager_store_event(mgr, entry, &ev);
+    if (stored != 0) {
         ttt_undo(entry->game);
         entry->clock.flagged = 0;
+        /* Another server (a shared store) stored this entry first, its own
+         * flag or a move: the log as it stands decides. */
+        if (stored == STORE_CONFLICT && manager_catch_up(mgr, entry) > 0)
+            return 0;
         return 1;
     }
     game_changed(mgr, entry, order);

@@ -1,4 +1,4 @@
-"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, streams follow moves made on another server, PostgreSQL down answers 503, the password is never shown."""
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, streams follow moves made on another server, PostgreSQL down answers 503, the password is never shown."""
 import concurrent.futures
 import itertools
 import threading
@@ -434,3 +434,38 @@ def test_postgresql_down_answers_503_then_recovers(two, db, cluster):
         rows = cluster.psql(name, "SELECT count(*), count(DISTINCT (game_id, seq)) FROM ttt_moves")
         assert rows.strip() == "12|12"
         assert cb.get("/api/health").status_code == 200  # a commit in which all succeeded
+
+
+def test_two_servers_timing_one_clock_store_one_flag(tmp_path, db, cluster):
+    a = node(tmp_path, db, "ca").start()
+    b = None
+    try:
+        with httpx.Client(base_url=a.url, timeout=10) as ca:
+            g = ca.post("/api/games", json={"clock": {"initial_s": 2}}).json()
+            assert move(ca, g, "x", 0, "b2").status_code == 200  # o's clock runs
+            # B starts after it: it loads the game in progress and times it too.
+            b = node(tmp_path, db, "cb").start()
+            with httpx.Client(base_url=b.url, timeout=10) as cb:
+                got = None
+                for _ in range(300):  # bounded: at most about 30 s; B's copy is not asked
+                    got = ca.get(f"/api/games/{g['id']}").json()
+                    if got["state"] != "in_progress":
+                        break
+                    time.sleep(0.1)
+                assert (got["state"], got["ending"]) == ("x_won", "time")
+                # B's timer flags too: the store keeps one flag, and B, told
+                # so by the conflict, catches up once instead of retrying
+                # (a retry would be a commit a second from then on).
+                commits = cb.get("/api/health").json()["store"]["commits"]
+                time.sleep(3)
+                assert cb.get("/api/health").json()["store"]["commits"] <= commits + 1
+                flags = cluster.psql(db.rsplit("/", 1)[1], "SELECT count(*) FROM ttt_moves"
+                                     " WHERE game_id = '%s' AND kind = 3" % g["id"])
+                assert flags.strip() == "1"
+                got = cb.get(f"/api/games/{g['id']}").json()
+                assert (got["state"], got["ending"]) == ("x_won", "time")
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        a.kill()
+        if b:
+            b.kill()
