@@ -226,9 +226,11 @@ int lobby_game_body(const json_t *body, int max_size, json_t **game, struct repl
             return -1;
         }
     }
-    if (check_create_body(body, err) != 0)
+    struct time_control control;
+    if (check_create_body(body, err) != 0 ||
+        clock_from_request((json_t *)(uintptr_t)body, &control, err) != 0)
         return -1;
-    /* The shape now, so that no seek waits to be refused at acceptance. */
+    /* The shape now too, so that no seek waits to be refused at acceptance. */
     static const char *const sides[] = {"width", "height", "k"};
     for (int i = 0; i < 3; i++) {
         const json_t *v = json_object_get(body, sides[i]);

@@ -188,6 +188,10 @@ def test_hostile_seek_bodies(srv, c):
         ({"width": 2000}, 422),
         ({"width": 5, "k": -1}, 422),
         ({"width": "5"}, 422),
+        ({"game": "tictactoe", "clock": {"initial_s": 0}}, 422),
+        ({"game": "tictactoe", "clock": {"increment_s": 2}}, 422),
+        ({"game": "tictactoe", "days_per_move": 100000}, 422),
+        ({"game": "tictactoe", "clock": {"initial_s": 60}, "days_per_move": 1}, 422),
         ([1, 2], 400),
     ]
     for body, status in bad:
