@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/server/ci.sh - runs the server's API, docs, hostile-input, store, PostgreSQL-store, three-node cluster, lobby, clock, crash, load, restart and players tests, or (--browser) its browser test, against a built ttt-server.
+# tests/server/ci.sh - runs the server's API, docs, hostile-input, store, PostgreSQL-store, three-node cluster, lobby, clock, crash, load, login-flood, restart and players tests, or (--browser) its browser test, against a built ttt-server.
 # Usage: tests/server/ci.sh [--browser] PATH/TO/ttt-server [PYTHON]
 # (ttt-server-load beside it and the ttt program in the directory above are
 # used too). Builds nothing; every server it starts listens on 127.0.0.1 on a
@@ -91,6 +91,9 @@ run timeout 120 "$python" "$here/load.py" --ci --dir "$work"
 load_c=$(dirname "$server")/ttt-server-load
 if [ -x "$load_c" ]; then
     run timeout 120 "$python" "$here/load.py" --ci --dir "$work" --c-client "$load_c"
+    # Moves with and without a flood of logins beside them (right and wrong
+    # passwords): every login answered as documented, every move acknowledged.
+    run timeout 120 "$python" "$here/logins.py" --ci --dir "$work" --c-client "$load_c"
 fi
 run timeout 120 "$python" "$here/restart.py" --ci --dir "$work"
 run timeout 120 "$python" "$here/players.py" --ci --dir "$work"

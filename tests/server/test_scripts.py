@@ -1,4 +1,4 @@
-"""test_scripts.py - the server test scripts' own guarantees: crash.py's one deadline for the whole run, and no server left behind by crash.py, load.py, restart.py, players.py or a pytest run on any way out."""
+"""test_scripts.py - the server test scripts' own guarantees: crash.py's one deadline for the whole run, and no server left behind by crash.py, load.py, restart.py, players.py, logins.py or a pytest run on any way out."""
 import os
 import signal
 import subprocess
@@ -92,6 +92,7 @@ def test_the_crash_test_ends_by_its_deadline_with_its_server(tmp_path):
     ("load.py", ["--games", "50", "--connections", "8", "--seconds", "300"], signal.SIGINT),
     ("restart.py", ["--games", "100000"], signal.SIGTERM),
     ("players.py", ["--games", "40000"], signal.SIGTERM),
+    ("logins.py", ["--logins", "100000"], signal.SIGTERM),
 ])
 def test_a_signal_to_a_benchmark_script_stops_its_server(tmp_path, script, args, sig):
     proc = run_script(script, tmp_path, *args)
