@@ -193,6 +193,17 @@ int manager_store_event(struct manager *mgr, struct game_entry *entry,
  * (it is let go with its last holder) but is rated by that server only. */
 int manager_catch_up(struct manager *mgr, struct game_entry *entry);
 
+/* manager.c: the id table (table_lock held) and its entries, shared with
+ * manager_load.c. */
+size_t slot_of(const struct manager *mgr, const char *id);
+int table_put(struct manager *mgr, struct game_entry *entry);
+void table_remove(struct manager *mgr, struct game_entry *entry);
+int entry_new(const struct store_game *g, struct game_entry **out);
+void entry_free(struct game_entry *entry);
+int replay_event(struct game_entry *entry, const struct store_event *ev);
+void entry_row(const struct game_entry *e, struct store_game *g);
+struct store_event *entry_log(const struct game_entry *e, size_t *count);
+
 /* ratings.c: the ratings (Glicko-2, per board kind), under ratings_lock. */
 int ratings_init(struct manager *mgr);   /* 0, or -1 out of memory */
 void ratings_free(struct manager *mgr);
