@@ -3,7 +3,6 @@ import json
 import time
 
 import httpx
-import pytest
 
 from conftest import FAST_ARGON2, auth, new_game
 from serverproc import Server
