@@ -1,4 +1,4 @@
-"""conftest.py - pytest fixtures: a real ttt-server on a temporary database (or one with cheap password hashes) and a client for it; under CI=true a skipped test fails; SIGTERM ends the run as Ctrl-C does."""
+"""conftest.py - pytest fixtures: a real ttt-server on a temporary database (or one with cheap password hashes) and a client for it; under CI=true a skipped test fails; SIGTERM ends the run as Ctrl-C does; a server a test left running is killed."""
 import os
 import signal
 
@@ -28,6 +28,18 @@ def pytest_configure(config):
         raise KeyboardInterrupt("stopped by SIGTERM")
 
     signal.signal(signal.SIGTERM, interrupt)
+
+
+@pytest.fixture(autouse=True)
+def no_server_left():
+    """A test that fails half-way leaves none of its servers running: each
+    one it started that still runs at teardown is killed by pid. Servers of
+    wider-scoped fixtures (set up before this one) are theirs to stop."""
+    first = len(Server.started)
+    yield
+    for srv in Server.started[first:]:
+        srv.kill()
+    del Server.started[first:]
 
 
 @pytest.fixture

@@ -79,6 +79,8 @@ def run_stoppable(name, main):
 class Server:
     """One server process on a database; start() again after stop() or kill()."""
 
+    started = []  # each start(), in order: conftest.py kills what a test left running
+
     def __init__(self, db, *extra, port=None, program=None, log=None):
         self.program = program
         self.db = str(db)
@@ -94,6 +96,7 @@ class Server:
             [self.program or server_path(), "--listen", "127.0.0.1", "--port", str(self.port),
              "--db", self.db, *self.extra],
             stdout=self.log, stderr=subprocess.STDOUT)
+        Server.started.append(self)
         try:
             self.wait_ready(timeout)
         except BaseException:
