@@ -14,6 +14,8 @@ enum {
     DAYS_MIN = 1, DAYS_MAX = 14,
     /* A flag that could not be stored is tried again this much later. */
     FLAG_RETRY_MS = 1000,
+    /* The longest a Fischer game waits for x's first move. */
+    FIRST_MOVE_MAX_MS = 30000,
     ENDS_BATCH = 256,
 };
 #define DAY_MS 86400000LL
@@ -146,8 +148,40 @@ void clock_replayed(struct game_entry *entry, const struct store_event *ev)
         c->flagged = (signed char)ev->mark;
 }
 
+/* Whether x's first move is awaited against a deadline: a human x in a
+ * game whose seats are both taken (a rated game waiting for its second
+ * account has an o without a name until one joins). A bot x moves by
+ * itself. */
+static int awaits_first_move(const struct game_entry *entry)
+{
+    char name[1];
+    size_t len = 0;
+    if (!entry->clock.after || entry->events != 0 || entry->kind[0] != SEAT_HUMAN ||
+        ttt_state(entry->game) != TTT_IN_PROGRESS)
+        return 0;
+    if (entry->rated)
+        (void)ttt_game_get_name(entry->game, TTT_O, name, sizeof name, &len);
+    return !entry->rated || len > 0;
+}
+
+/* When x's first move is due, or 0 if it is not awaited: the window began
+ * at turn_start_ms (the game's creation, the join, or the server's start)
+ * and lasts the smaller of x's time and 30 s, or a correspondence move's
+ * days. */
+static long long first_move_deadline(const struct game_entry *entry)
+{
+    const struct game_clock *c = &entry->clock;
+    if (!awaits_first_move(entry) || c->turn_start_ms <= 0)
+        return 0;
+    long long window = full_ms(&c->tc);
+    if (!c->tc.days_per_move && window > FIRST_MOVE_MAX_MS)
+        window = FIRST_MOVE_MAX_MS;
+    return c->turn_start_ms + window;
+}
+
 /* Whether the side to move's clock runs: from the first move on (x's first
- * move takes no time, so a game waiting for its players loses nobody's). */
+ * move takes no time; it is due within a window instead, see
+ * first_move_deadline). */
 static int clock_runs(const struct game_entry *entry)
 {
     return entry->clock.after && entry->events > 0 &&
@@ -165,7 +199,13 @@ static long long running_left(const struct game_entry *entry, int mark, long lon
 
 int clock_out_of_time(const struct game_entry *entry, int mark, long long now)
 {
-    return has_clock(entry) && running_left(entry, mark, now) <= 0;
+    if (!has_clock(entry))
+        return 0;
+    if (entry->events == 0) {
+        long long due = first_move_deadline(entry);
+        return due != 0 && now >= due;
+    }
+    return running_left(entry, mark, now) <= 0;
 }
 
 void clock_for_event(const struct game_entry *entry, struct store_event *ev)
@@ -213,6 +253,8 @@ static void file_deadline(struct manager *mgr, struct game_entry *entry, long lo
 static long long deadline_of(const struct game_entry *entry)
 {
     int mark = ttt_to_move(entry->game);
+    if (entry->events == 0)
+        return first_move_deadline(entry);
     if (!clock_runs(entry) || mark == TTT_EMPTY)
         return 0;
     long long d = entry->clock.turn_start_ms + entry->clock.left_ms[seat_index(mark)];
@@ -242,6 +284,14 @@ void clock_committed(struct manager *mgr, struct game_entry *entry, const struct
         return;
     if (ev)
         clock_replayed(entry, ev);
+    file_clock(mgr, entry);
+}
+
+void clock_seated(struct manager *mgr, struct game_entry *entry, long long now)
+{
+    if (!has_clock(entry) || entry->events != 0)
+        return;
+    entry->clock.turn_start_ms = now;
     file_clock(mgr, entry);
 }
 

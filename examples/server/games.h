@@ -26,7 +26,8 @@ struct time_control {
 struct game_clock {
     struct time_control tc;
     long long left_ms[2];     /* x [0], o [1]: time left when the turn began */
-    long long turn_start_ms;  /* wall clock (Unix ms) when the side to move's clock began */
+    long long turn_start_ms;  /* wall clock (Unix ms) when the side to move's clock began
+                               * (before the first move: x's first-move window) */
     long long (*after)[3];    /* per log entry: at_ms, x's and o's time left after it */
     int after_cap;            /* the board's cells + 1: the longest log, never grown */
     signed char flagged;      /* the mark whose time ran out (the game ended on time), or 0 */

@@ -150,7 +150,12 @@ void clock_replayed(struct game_entry *entry, const struct store_event *ev);
  * last event to mgr->alive_ms is charged; the time after, when the server
  * was down, is not), and files its deadline. */
 void clock_resume(struct manager *mgr, struct game_entry *entry, long long now);
-/* Whether side mark, to move, has run out of time by now. */
+/* Both seats of entry's game are taken now (a rated game's second account
+ * joined): x's first move is due within its window from now (docs/
+ * server.md, "Clocks"); its deadline is filed. */
+void clock_seated(struct manager *mgr, struct game_entry *entry, long long now);
+/* Whether side mark, to move, has run out of time by now (before the
+ * first move: whether x's first move is overdue). */
 int clock_out_of_time(const struct game_entry *entry, int mark, long long now);
 /* Fills ev->clock_ms with both sides' time left after ev (a move of mark,
  * or an ending) at ev->at_ms; -1 without a clock. O(1), no allocation. */

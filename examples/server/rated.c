@@ -104,6 +104,8 @@ struct reply rated_join(struct server *srv, struct MHD_Connection *conn,
     int rc = accounts_rated_join(srv->accounts, entry->id, &a);
     if (rc == 0 && ttt_game_set_name(entry->game, TTT_O, a.name, strlen(a.name)) != TTT_OK)
         rc = -1;
+    if (rc == 0)
+        clock_seated(srv->mgr, entry, wall_ms());
     pthread_mutex_unlock(&entry->lock);
     switch (rc) {
     case 0:

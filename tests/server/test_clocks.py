@@ -1,4 +1,4 @@
-"""test_clocks.py - game clocks: flag falls decided by the server alone, increments, correspondence days, clocks across a restart, draws on time, hostile time controls."""
+"""test_clocks.py - game clocks: flag falls decided by the server alone, x's first move due in time, increments, correspondence days, clocks across a restart, draws on time, hostile time controls."""
 import json
 import time
 
@@ -26,26 +26,40 @@ def wait_over(c, gid, seconds=60):
     return got
 
 
+def x_moved(c, cell, **body):
+    """A game with a short Fischer clock whose x played cell at once, and
+    the clock's seconds. x's first move is due within the clock's time: on
+    a busy machine the move may come too late (x then lost on time at ply
+    0), and a longer clock is tried."""
+    for seconds in (1, 5, 30):
+        g = new_game(c, clock={"initial_s": seconds}, **body)
+        r = move(c, g, "x", 0, cell)
+        if r.status_code == 200:
+            return g, seconds
+        assert r.status_code == 409, r.text
+    raise AssertionError("x's first move did not come within 30 s")
+
+
 def test_a_flag_falls_with_nobody_connected(client):
-    g = new_game(client, clock={"initial_s": 1, "increment_s": 0})
-    s = g["game"]
+    s = new_game(client, clock={"initial_s": 1, "increment_s": 0})["game"]
     assert s["clock"] == {"initial_s": 1, "increment_s": 0}
     # Clocks start with the first move: nobody's runs before it.
     assert s["clock_ms"] == {"x": 1000, "o": 1000} and s["clock_running"] is None
-    r = move(client, g, "x", 0, "b2")
-    assert r.status_code == 200, r.text
-    assert r.json()["clock_running"] == "o" and r.json()["clock_ms"]["x"] == 1000
-    # Nobody is connected now: the server ends the game when o's second is up.
-    got = wait_over(client, g["id"])
+    g, seconds = x_moved(client, "b2")
+    full = seconds * 1000
+    got = client.get(f"/api/games/{g['id']}").json()
+    assert got["clock_ms"]["x"] == full  # x's first move took no time
+    # Nobody is connected now: the server ends the game when o's time is up.
+    got = wait_over(client, g["id"], seconds + 60)
     assert (got["state"], got["ending"]) == ("x_won", "time")
-    assert got["clock_ms"] == {"x": 1000, "o": 0} and got["clock_running"] is None
+    assert got["clock_ms"] == {"x": full, "o": 0} and got["clock_running"] is None
     # A late move is refused; the events tell the end and the clocks.
     late = move(client, g, "o", 1, "a1")
     assert late.status_code == 409
     text = client.get(f"/api/games/{g['id']}/events").text
     data = [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
-    assert data[0]["cell"] == "b2" and data[0]["clock_ms"]["x"] == 1000
-    assert data[-1]["ending"] == "time" and data[-1]["clock_ms"] == {"x": 1000, "o": 0}
+    assert data[0]["cell"] == "b2" and data[0]["clock_ms"]["x"] == full
+    assert data[-1]["ending"] == "time" and data[-1]["clock_ms"] == {"x": full, "o": 0}
     # A game without a clock is as before: no clock members at all.
     plain = new_game(client)["game"]
     assert not {"clock", "clock_ms", "clock_running"} & set(plain)
@@ -125,9 +139,8 @@ def test_a_flag_when_the_other_side_has_no_line_left_is_a_draw(client):
     assert (got["state"], got["ending"]) == ("draw", "time")
     assert got["clock_ms"]["x"] == 0
     # Where o still has a line, the same flag is o's win.
-    g = new_game(client, width=4, height=4, k=4, clock={"initial_s": 1})
-    assert move(client, g, "x", 0, "a1").status_code == 200
-    got = wait_over(client, g["id"])
+    g, seconds = x_moved(client, "a1", width=4, height=4, k=4)
+    got = wait_over(client, g["id"], seconds + 60)
     assert (got["state"], got["ending"]) == ("x_won", "time")
 
 
@@ -151,28 +164,92 @@ def test_hostile_time_controls_are_refused_and_create_nothing(client):
     assert client.get("/api/health").json()["games"] == games
 
 
+def two_accounts(c):
+    """Accounts Ana and Bob, logged in: their Authorization headers."""
+    heads = {}
+    for name in ("Ana", "Bob"):
+        assert c.post("/api/accounts", json={"name": name, "password": "pass words"}
+                      ).status_code == 201
+        r = c.post("/api/sessions", json={"name": name, "password": "pass words"})
+        c.cookies.clear()
+        heads[name] = auth(r.json()["token"])
+    return heads
+
+
 def test_a_rated_game_lost_on_time_is_rated(tmp_path):
     srv = Server(tmp_path / "games.db", *FAST_ARGON2).start()
     try:
         with httpx.Client(base_url=srv.url, timeout=30) as c:
-            heads = {}
-            for name in ("Ana", "Bob"):
-                assert c.post("/api/accounts", json={"name": name, "password": "pass words"}
-                              ).status_code == 201
-                r = c.post("/api/sessions", json={"name": name, "password": "pass words"})
-                c.cookies.clear()
-                heads[name] = auth(r.json()["token"])
+            heads = two_accounts(c)
+            # Ana's first move is due within the clock's time from Bob's
+            # join: if she was too late (a busy machine), she lost on time
+            # at ply 0, and a longer clock is tried.
+            for seconds in (1, 5, 30):
+                r = c.post("/api/games", headers=heads["Ana"], json={
+                    "game": "tictactoe", "rated": True, "clock": {"initial_s": seconds}})
+                assert r.status_code == 201, r.text
+                gid = r.json()["id"]
+                assert c.post(f"/api/games/{gid}/join", headers=heads["Bob"]).status_code == 200
+                moved = c.post(f"/api/games/{gid}/moves", headers=heads["Ana"],
+                               json={"ply": 0, "cell": "b2"}).status_code
+                if moved == 200:
+                    break
+                assert moved == 409
+            assert moved == 200, "x's first move did not come within 30 s"
+            got = wait_over(c, gid, seconds + 60)
+            assert (got["state"], got["ending"]) == ("x_won", "time")
+            rows = {p["name"]: p["rating"] for p in c.get("/api/players").json()["players"]}
+            assert rows["Ana"] > 1500 > rows["Bob"]
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+
+
+def test_x_who_never_moves_loses_on_time_with_nobody_connected(client):
+    g = new_game(client, clock={"initial_s": 1})
+    # Both seats are taken at the creation: x's first move is due within
+    # the smaller of x's time and 30 s. Nobody moves and nobody is connected.
+    got = wait_over(client, g["id"])
+    assert (got["state"], got["ending"], got["ply"]) == ("o_won", "time", 0)
+    assert got["clock_ms"] == {"x": 0, "o": 1000} and got["clock_running"] is None
+    assert move(client, g, "x", 0, "b2").status_code == 409
+    text = client.get(f"/api/games/{g['id']}/events").text
+    data = [json.loads(line[6:]) for line in text.splitlines() if line.startswith("data: ")]
+    assert [d["ending"] for d in data] == ["time"]
+    # Correspondence: x's first move has the days of a move.
+    g = new_game(client, days_per_move=1)
+    assert client.get(f"/api/games/{g['id']}").json()["state"] == "in_progress"
+    assert move(client, g, "x", 0, "b2").status_code == 200
+
+
+def test_x_who_moves_in_time_goes_on(client):
+    g = new_game(client, clock={"initial_s": 600, "increment_s": 0})
+    r = move(client, g, "x", 0, "b2")
+    assert r.status_code == 200, r.text
+    got = client.get(f"/api/games/{g['id']}").json()
+    assert (got["state"], got["clock_running"]) == ("in_progress", "o")
+    assert got["clock_ms"]["x"] == 600000
+    assert move(client, g, "o", 1, "a1").status_code == 200
+
+
+def test_a_rated_game_waits_for_its_second_account_then_x_must_move(tmp_path):
+    srv = Server(tmp_path / "games.db", *FAST_ARGON2).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            heads = two_accounts(c)
             r = c.post("/api/games", headers=heads["Ana"], json={
                 "game": "tictactoe", "rated": True, "clock": {"initial_s": 1}})
             assert r.status_code == 201, r.text
             gid = r.json()["id"]
+            # Waiting for a second account costs Ana nothing, however long.
+            time.sleep(2)
+            assert c.get(f"/api/games/{gid}").json()["state"] == "in_progress"
             assert c.post(f"/api/games/{gid}/join", headers=heads["Bob"]).status_code == 200
-            assert c.post(f"/api/games/{gid}/moves", headers=heads["Ana"],
-                          json={"ply": 0, "cell": "b2"}).status_code == 200
+            # Ana never moves: she loses on time, and the game is rated.
             got = wait_over(c, gid)
-            assert (got["state"], got["ending"]) == ("x_won", "time")
+            assert (got["state"], got["ending"], got["ply"]) == ("o_won", "time", 0)
             rows = {p["name"]: p["rating"] for p in c.get("/api/players").json()["players"]}
-            assert rows["Ana"] > 1500 > rows["Bob"]
+            assert rows["Bob"] > 1500 > rows["Ana"]
         assert srv.stop() == 0
     finally:
         srv.kill()
