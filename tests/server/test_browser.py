@@ -256,16 +256,19 @@ def test_accounts_meet_in_the_lobby_and_are_rated(account_server, browsers):
         wait_text(d, "status", "to move")
     x, o = (ana, bob) if ana.find_element(By.ID, "name-x").text == "Ana" else (bob, ana)
     assert o.find_element(By.ID, "name-o").text in ("Ana", "Bob")
+    # Both clocks show a minute; X moves first thing, since a first move
+    # not made within 30 s of the start is a flag fall; that move starts
+    # O's clock, and O, who never moves, loses on time (the server
+    # decides; a bounded wait).
+    WebDriverWait(x, WAIT).until(EC.visibility_of_element_located((By.ID, "clocks")))
+    assert x.find_element(By.ID, "clock-o").text == "1:00"
+    click_cell(x, "a1")
     game = bob.execute_script("return new URLSearchParams(location.hash.slice(1)).get('g')")
     watcher.get(f"{url}/#g={game}")
     wait_text(watcher, "status", "to move")
     assert watcher.find_element(By.ID, "controls").get_attribute("hidden") is not None
-    # Both clocks show a minute; X's first move starts O's, and O, who
-    # never moves, loses on time (the server decides; a bounded wait).
-    for d in (x, o, watcher):
+    for d in (o, watcher):
         WebDriverWait(d, WAIT).until(EC.visibility_of_element_located((By.ID, "clocks")))
-    assert watcher.find_element(By.ID, "clock-o").text == "1:00"
-    click_cell(x, "a1")
     WebDriverWait(watcher, WAIT).until(
         lambda d: "running" in d.find_element(By.ID, "clock-o").get_attribute("class"))
     for d in (ana, bob, watcher):
