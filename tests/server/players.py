@@ -5,8 +5,9 @@ into a database the server created, as the server keeps finished games;
 starts the server twice, on an empty database and on this one (the second
 start rebuilds every rating from the N results: the full recomputation the
 route used to make at every request), then times GET /api/players?limit=100
-from the top and from the middle. CI mode (--ci): 2,000 games, and the
-pages are checked against ratings computed here."""
+from the top and from the middle (--requests times each, 50 by default).
+CI mode (--ci): 2,000 games, and the pages are checked against ratings
+computed here."""
 import argparse
 import os
 import sqlite3
@@ -40,9 +41,10 @@ def started(srv):
     return time.monotonic() - t
 
 
-def timed(client, params, repeat):
+def timed(client, params, repeat, stop):
     t = time.monotonic()
     for _ in range(repeat):
+        stop.check()
         r = client.get("/api/players", params=params)
         assert r.status_code == 200, r.text
     return (time.monotonic() - t) / repeat, r.json()
@@ -52,6 +54,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--server", default=os.environ.get("TTT_SERVER"))
     ap.add_argument("--games", type=int, default=40000)
+    ap.add_argument("--requests", type=int, default=50, help="requests timed for each page")
     ap.add_argument("--dir")
     ap.add_argument("--ci", action="store_true")
     args = ap.parse_args()
@@ -75,9 +78,10 @@ def measure(args, stop):
             full = started(srv)
             stop.check()
             with httpx.Client(base_url=srv.url, timeout=60) as c:
-                top, first = timed(c, {"limit": 100}, 50)
+                top, first = timed(c, {"limit": 100}, args.requests, stop)
                 middle_name = f"p{args.games}"  # a loser, in the middle of the ranking
-                middle, page = timed(c, {"limit": 100, "after": middle_name}, 50)
+                middle, page = timed(c, {"limit": 100, "after": middle_name}, args.requests,
+                                     stop)
             status = srv.stop()
         finally:
             srv.kill()  # stopped already unless the run broke off
@@ -100,8 +104,8 @@ def measure(args, stop):
             problems.append(f"the server stopped with status {status}")
         print(f"players: {args.games} rated games, {2 * args.games} players: a page of 100 takes "
               f"{top * 1000:.2f} ms from the top, {middle * 1000:.2f} ms from the middle (mean "
-              f"of 50 requests); the full recomputation (the start, {full:.2f} s, less an empty "
-              f"start, {empty:.2f} s) takes {max(full - empty, 0):.2f} s; "
+              f"of {args.requests} requests); the full recomputation (the start, {full:.2f} s, "
+              f"less an empty start, {empty:.2f} s) takes {max(full - empty, 0):.2f} s; "
               f"{len(problems)} problems")
         for p in problems:
             print("  " + p)
