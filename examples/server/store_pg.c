@@ -3,6 +3,7 @@
 #include "store_impl.h"
 #include "store_queue.h"
 
+#include <errno.h>
 #include <libpq-fe.h>
 #include <limits.h>
 #include <poll.h>
@@ -11,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define PG_SCHEMA_VERSION 2
 
@@ -173,19 +175,94 @@ static int prepare_all(PGconn *conn, const char *const (*list)[2], size_t n, con
     return 0;
 }
 
-static PGconn *connect_to(const char *url, const char *shown, char *err, size_t err_len)
+/* How long a connection attempt may take, unless the URL's connect_timeout
+ * says otherwise: libpq's own connect never gives up on a server that
+ * accepts and does not answer, and a stopping server must not wait on it. */
+#define CONNECT_TIMEOUT_MS 10000
+
+static long long monotonic_ms(void)
 {
-    PGconn *conn = PQconnectdb(url);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The URL's connect_timeout in ms (libpq's non-blocking connect does not
+ * apply it), or CONNECT_TIMEOUT_MS. */
+static long long connect_timeout_ms(PGconn *conn)
+{
+    long long ms = CONNECT_TIMEOUT_MS;
+    PQconninfoOption *opts = PQconninfo(conn);
+    for (PQconninfoOption *o = opts; o && o->keyword; o++)
+        if (strcmp(o->keyword, "connect_timeout") == 0 && o->val && atoi(o->val) > 0)
+            ms = atoi(o->val) * 1000LL;
+    PQconninfoFree(opts);
+    return ms;
+}
+
+/* Drives a connection started by PQconnectStart (or a reset started by
+ * PQresetStart) to its end within the timeout, giving up early once *stop
+ * (if given) is set: 0 once connected, else -1 with conn's message, or
+ * the timeout's in why. */
+static int await_connection(PGconn *conn, int resetting, const atomic_int *stop, char *why,
+                            size_t why_len)
+{
+    long long timeout = connect_timeout_ms(conn), deadline = monotonic_ms() + timeout;
+    PostgresPollingStatusType st = PGRES_POLLING_WRITING;
+    why[0] = '\0';
+    if (PQstatus(conn) == CONNECTION_BAD)
+        return -1;
+    while (st != PGRES_POLLING_OK) {
+        if (st == PGRES_POLLING_FAILED)
+            return -1;
+        /* Each wait is short, so a stop is seen within a tenth of a second. */
+        struct pollfd pfd = {PQsocket(conn), st == PGRES_POLLING_READING ? POLLIN : POLLOUT, 0};
+        int ready = 0;
+        while (!ready) {
+            long long left = deadline - monotonic_ms();
+            if (stop && atomic_load(stop)) {
+                snprintf(why, why_len, "the server is stopping");
+                return -1;
+            }
+            if (left <= 0) {
+                snprintf(why, why_len, "no answer within %lld s", timeout / 1000);
+                return -1;
+            }
+            ready = poll(&pfd, 1, left < 100 ? (int)left : 100);
+            if (ready < 0 && errno != EINTR)
+                return -1;
+            ready = ready > 0;
+        }
+        st = resetting ? PQresetPoll(conn) : PQconnectPoll(conn);
+    }
+    return 0;
+}
+
+/* A new connection, bounded in time (await_connection), or NULL with the
+ * message in err. */
+static PGconn *connect_to(const char *url, const char *shown, const atomic_int *stop, char *err,
+                          size_t err_len)
+{
+    char why[64];
+    PGconn *conn = PQconnectStart(url);
     if (!conn) {
         snprintf(err, err_len, "out of memory");
         return NULL;
     }
-    if (PQstatus(conn) != CONNECTION_OK) {
-        say_pg(err, err_len, shown, "cannot connect", PQerrorMessage(conn));
+    if (await_connection(conn, 0, stop, why, sizeof why) != 0) {
+        say_pg(err, err_len, shown, "cannot connect", why[0] ? why : PQerrorMessage(conn));
         PQfinish(conn);
         return NULL;
     }
     return conn;
+}
+
+/* Resets a broken connection, bounded in time as a new one; 0 or -1. */
+static int reconnect(PGconn *conn)
+{
+    char why[64];
+    return PQresetStart(conn) == 1 && await_connection(conn, 1, NULL, why, sizeof why) == 0
+               ? 0 : -1;
 }
 
 static void ignore_notice(void *arg, const char *message)
@@ -254,7 +331,8 @@ static int listen_connect(struct pg_store *s, int *said)
         PQfinish(s->lconn);
         s->lconn = NULL;
     }
-    if (!s->lconn && !(s->lconn = connect_to(s->url, s->shown, err, sizeof err))) {
+    if (!s->lconn &&
+        !(s->lconn = connect_to(s->url, s->shown, &s->stop_listening, err, sizeof err))) {
         if (!*said)
             fprintf(stderr, "ttt-server: listening for other servers' moves: %s; trying"
                     " again every second\n", err);
@@ -376,8 +454,8 @@ static struct store *pg_open(const char *url, int synchronous_full, int salvage,
         goto fail;
     }
     pthread_mutex_init(&s->rlock, NULL);
-    if (!(s->wconn = connect_to(url, s->shown, err, err_len)) ||
-        !(s->rconn = connect_to(url, s->shown, err, err_len)))
+    if (!(s->wconn = connect_to(url, s->shown, NULL, err, err_len)) ||
+        !(s->rconn = connect_to(url, s->shown, NULL, err, err_len)))
         goto fail;
     PQsetNoticeProcessor(s->wconn, ignore_notice, NULL);
     PQsetNoticeProcessor(s->rconn, ignore_notice, NULL);
@@ -428,8 +506,7 @@ static void revive(struct pg_store *s, char *error, size_t cap)
 {
     if (PQstatus(s->wconn) == CONNECTION_OK)
         return;
-    PQreset(s->wconn);
-    if (PQstatus(s->wconn) != CONNECTION_OK)
+    if (reconnect(s->wconn) != 0)
         return; /* the group fails and says why */
     PQsetNoticeProcessor(s->wconn, ignore_notice, NULL);
     prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown, error,
@@ -668,8 +745,7 @@ static PGresult *read_query(struct pg_store *s, const char *name, int n,
      * the last (PostgreSQL restarted) runs again on a new one. */
     for (int attempt = 0;; attempt++) {
         if (PQstatus(s->rconn) != CONNECTION_OK) {
-            PQreset(s->rconn);
-            if (PQstatus(s->rconn) == CONNECTION_OK) {
+            if (reconnect(s->rconn) == 0) {
                 PQsetNoticeProcessor(s->rconn, ignore_notice, NULL);
                 prepare_all(s->rconn, read_statements,
                             sizeof read_statements / sizeof *read_statements, s->shown, err,

@@ -1,9 +1,12 @@
-"""pgcluster.py - a private PostgreSQL cluster for the tests: initdb and pg_ctl under a temporary folder, on 127.0.0.1 only, stopped by pg_ctl on every exit path."""
+"""pgcluster.py - a private PostgreSQL cluster for the tests: initdb and pg_ctl under a temporary folder, on 127.0.0.1 only, stopped by pg_ctl on every exit path; and a relay to it that can fall silent."""
 import os
+import selectors
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
+import threading
 
 from serverproc import free_port
 
@@ -122,3 +125,68 @@ class Cluster:
                     pass
             self.started = False
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+class Relay:
+    """A TCP relay on 127.0.0.1 to the cluster's port. silence() cuts every
+    relayed connection, and from then on the relay accepts connections and
+    never answers them: a database that does not answer (a dead host whose
+    address still accepts, a full backlog behind a proxy)."""
+
+    def __init__(self, target_port):
+        self.target = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.silent_accepts = 0  # connections accepted (and left unanswered) since silence()
+        self._silence = threading.Event()
+        self._silenced = threading.Event()
+        self._stop = threading.Event()
+        self._held = []
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        sel = selectors.DefaultSelector()
+        sel.register(self.listener, selectors.EVENT_READ)
+        while not self._stop.is_set():
+            if self._silence.is_set() and not self._silenced.is_set():
+                for key in list(sel.get_map().values()):
+                    if key.fileobj is not self.listener:
+                        sel.unregister(key.fileobj)
+                        key.fileobj.close()
+                self._silenced.set()
+            for key, _ in sel.select(0.1):
+                if key.fileobj is self.listener:
+                    conn, _ = self.listener.accept()
+                    if self._silenced.is_set():
+                        self._held.append(conn)
+                        self.silent_accepts += 1
+                        continue
+                    up = socket.create_connection(("127.0.0.1", self.target), timeout=10)
+                    sel.register(conn, selectors.EVENT_READ, up)
+                    sel.register(up, selectors.EVENT_READ, conn)
+                    continue
+                try:
+                    data = key.fileobj.recv(65536)
+                    if data:
+                        key.data.sendall(data)
+                except OSError:
+                    data = b""
+                if not data:
+                    for s in (key.fileobj, key.data):
+                        if s.fileno() >= 0:
+                            sel.unregister(s)
+                            s.close()
+        for key in list(sel.get_map().values()):
+            key.fileobj.close()
+        for conn in self._held:
+            conn.close()
+
+    def silence(self):
+        self._silence.set()
+        if not self._silenced.wait(30):
+            raise RuntimeError("the relay did not fall silent")
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(30)

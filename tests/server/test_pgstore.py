@@ -1,6 +1,7 @@
-"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, streams follow moves made on another server, PostgreSQL down answers 503, the password is never shown."""
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, streams follow moves made on another server, PostgreSQL down answers 503, a server stops while PostgreSQL does not answer, the password is never shown."""
 import concurrent.futures
 import itertools
+import subprocess
 import threading
 import time
 
@@ -8,8 +9,8 @@ import httpx
 import pytest
 
 from conftest import auth
-from pgcluster import PASSWORD, Cluster, missing
-from serverproc import Server
+from pgcluster import PASSWORD, Cluster, Relay, missing
+from serverproc import Server, free_port, server_path
 
 _names = itertools.count()
 
@@ -476,3 +477,45 @@ def test_two_servers_timing_one_clock_store_one_flag(tmp_path, db, cluster):
         a.kill()
         if b:
             b.kill()
+
+
+def test_a_server_stops_while_postgresql_does_not_answer(tmp_path, db, cluster):
+    """PostgreSQL's address accepts connections and never answers: a
+    server cannot start on it (a bounded connect, a clear error), and one
+    running stops cleanly on SIGTERM while its listening connection is
+    trying to reconnect."""
+    relay = Relay(cluster.port)
+    try:
+        url = db.replace(":%d/" % cluster.port, ":%d/" % relay.port)
+        srv = node(tmp_path, url, "silent").start()
+        try:
+            with httpx.Client(base_url=srv.url, timeout=30) as c:
+                g = new_game(c)
+                assert move(c, g, "x", 0, "b2").status_code == 200
+            relay.silence()
+            # The listening connection was cut: it reconnects into the silence.
+            for _ in range(600):  # bounded: at most about 60 s
+                if relay.silent_accepts > 0:
+                    break
+                time.sleep(0.1)
+            assert relay.silent_accepts > 0
+            assert srv.stop(timeout=60) == 0, srv.output()
+        finally:
+            srv.kill()
+        # A start on the silent address gives up with the reason.
+        log = tmp_path / "start.log"
+        with open(log, "w") as out:
+            proc = subprocess.Popen([server_path(), "--listen", "127.0.0.1", "--port",
+                                     str(free_port()), "--db", url], stdout=out,
+                                    stderr=subprocess.STDOUT)
+            try:
+                status = proc.wait(60)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait(10)
+        text = log.read_text()
+        assert status != 0, text
+        assert "no answer within" in text and PASSWORD not in text, text
+    finally:
+        relay.close()
