@@ -529,40 +529,28 @@ int accounts_rated_join(struct accounts *acc, const char *game_id, const struct 
     pthread_mutex_lock(&acc->db_lock);
     int found = accounts_rated_seats_locked(acc, game_id, seats);
     int rc = found < 0 ? -1 : found == 0 ? 3 : seats[1] ? 1 : seats[0] == joiner->id ? 2 : 0;
-    /* The seat and the game's stored name change in one transaction, so a
-     * restart or a later read of the game finds both or neither. */
     if (rc == 0) {
         sqlite3_stmt *st = NULL;
-        int ok = sqlite3_exec(acc->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
-        if (ok && sqlite3_prepare_v2(acc->db, "UPDATE rated_seats SET o_account = ?"
-                                     " WHERE game_id = ? AND o_account IS NULL", -1, &st,
-                                     NULL) == SQLITE_OK) {
+        int ok = sqlite3_prepare_v2(acc->db, "UPDATE rated_seats SET o_account = ?"
+                                    " WHERE game_id = ? AND o_account IS NULL", -1, &st,
+                                    NULL) == SQLITE_OK;
+        if (ok) {
             sqlite3_bind_int64(st, 1, joiner->id);
             sqlite3_bind_text(st, 2, game_id, -1, SQLITE_TRANSIENT);
             ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(acc->db) == 1;
-        } else {
-            ok = 0;
         }
         sqlite3_finalize(st);
-        st = NULL;
-        if (ok && sqlite3_prepare_v2(acc->db, "UPDATE games SET o_name = ? WHERE id = ?", -1,
-                                     &st, NULL) == SQLITE_OK) {
-            sqlite3_bind_text(st, 1, joiner->name, -1, SQLITE_TRANSIENT);
-            sqlite3_bind_text(st, 2, game_id, -1, SQLITE_TRANSIENT);
-            ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(acc->db) == 1;
-        } else {
-            ok = 0;
-        }
-        sqlite3_finalize(st);
-        if (ok && sqlite3_exec(acc->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-            ok = 0;
-        if (!ok) {
-            sqlite3_exec(acc->db, "ROLLBACK", NULL, NULL, NULL);
-            rc = -1;
-        }
+        rc = ok ? 0 : -1;
     }
     pthread_mutex_unlock(&acc->db_lock);
     return rc;
+}
+
+int accounts_rated_leave(struct accounts *acc, const char *game_id, long long account)
+{
+    return exec_params(acc, "UPDATE rated_seats SET o_account = NULL"
+                       " WHERE game_id = ? AND o_account = ?", "si", game_id,
+                       account) == SQLITE_DONE ? 0 : -1;
 }
 
 static struct account_reply wrong_login(long delay)

@@ -52,10 +52,13 @@ int accounts_rated_add(struct accounts *acc, const char *game_id, long long x_ac
  * game has none (a guest game, or a rated one from before accounts), -1 if
  * the read failed. */
 int accounts_rated_seats(struct accounts *acc, const char *game_id, long long seats[2]);
-/* The o seat taken by joiner, and the game's stored o name set to the
- * account's, in one transaction: 0; 1 the seat is taken; 2 joiner holds
- * the x seat; 3 no such rated game; -1 the store failed. */
+/* The o seat taken by joiner's account: 0; 1 the seat is taken; 2
+ * joiner holds the x seat; 3 no such rated game; -1 the store failed. The
+ * game's o name is the game store's to keep (store_join). */
 int accounts_rated_join(struct accounts *acc, const char *game_id, const struct account *joiner);
+/* Undoes accounts_rated_join of account (the game's name could not be
+ * stored): the o seat is open again. 0 or -1. */
+int accounts_rated_leave(struct accounts *acc, const char *game_id, long long account);
 
 /* A reply with what HTTP headers the account routes add. */
 struct account_reply {

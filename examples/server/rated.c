@@ -102,8 +102,14 @@ struct reply rated_join(struct server *srv, struct MHD_Connection *conn,
      * seat together. */
     pthread_mutex_lock(&entry->lock);
     int rc = accounts_rated_join(srv->accounts, entry->id, &a);
-    if (rc == 0 && ttt_game_set_name(entry->game, TTT_O, a.name, strlen(a.name)) != TTT_OK)
+    /* The name goes into the game's stored row (a restart, or another
+     * server on a shared store, reads the o seat's account from it) before
+     * the game shows it. */
+    if (rc == 0 && (store_join(srv->mgr->store, entry->id, a.name) != STORE_OK ||
+                    ttt_game_set_name(entry->game, TTT_O, a.name, strlen(a.name)) != TTT_OK)) {
+        accounts_rated_leave(srv->accounts, entry->id, a.id);
         rc = -1;
+    }
     if (rc == 0)
         clock_seated(srv->mgr, entry, wall_ms());
     pthread_mutex_unlock(&entry->lock);

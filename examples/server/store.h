@@ -106,6 +106,11 @@ int store_add_game(struct store *store, const struct store_game *game);
 /* finished: NULL, or (for the event that ends the game) the game whole. */
 int store_add_event(struct store *store, const char *game_id,
                     const struct store_event *event, const struct store_finished *finished);
+/* The open o seat of a game in progress taken by an account (a rated
+ * game's join): the game's stored o name becomes o_name, so a restart
+ * restores it. STORE_OK, or STORE_FAILED having changed nothing (no such
+ * game among the stored ones). */
+int store_join(struct store *store, const char *game_id, const char *o_name);
 /* Finished games the store has only as logs (a file from before version 3):
  * kept as finished games, in one transaction; those it has are left. */
 int store_add_finished(struct store *store, const struct store_finished *games,

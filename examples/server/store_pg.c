@@ -99,6 +99,7 @@ static const char *const statements[][2] = {
                      " VALUES ($1, $2, $3, $4)"},
     {"add_finished_old", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                          " VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING"},
+    {"join", "UPDATE ttt_games SET o_name = $2 WHERE id = $1"},
     {"begin", "BEGIN"},
     {"commit", "COMMIT"},
     {"rollback", "ROLLBACK"},
@@ -598,6 +599,16 @@ static int run_one(struct pg_store *s, struct store_write *w, char *error, size_
 {
     char buf[16][24], sqlstate[6];
     const char *v[20];
+    if (w->join_name) {
+        const char *join[] = {w->game_id, w->join_name};
+        long rows = exec_write(s, "join", 2, join, error, cap, sqlstate);
+        if (rows < 0)
+            return WRITE_ABORTED;
+        if (rows == 0)
+            snprintf(error, cap, "no game %s to join", w->game_id);
+        w->result = rows == 0 ? STORE_FAILED : STORE_OK;
+        return WRITE_DONE;
+    }
     if (w->game) {
         game_values(w->game, buf, v);
         long rows = exec_write(s, "add_game", 20, v, error, cap, sqlstate);
@@ -661,6 +672,12 @@ static int pg_add_event(struct store *base, const char *game_id, const struct st
 {
     struct store_write w = {.game_id = game_id, .event = ev, .finished = finished,
                             .finished_count = finished != NULL};
+    return store_queue_submit(&((struct pg_store *)base)->queue, &w);
+}
+
+static int pg_join(struct store *base, const char *game_id, const char *o_name)
+{
+    struct store_write w = {.game_id = game_id, .join_name = o_name};
     return store_queue_submit(&((struct pg_store *)base)->queue, &w);
 }
 
@@ -953,7 +970,7 @@ static void pg_stats(struct store *base, struct store_stats *out)
 }
 
 const struct store_ops store_pg_ops = {
-    pg_open, pg_close,     pg_add_game,     pg_add_event, pg_add_finished,
+    pg_open, pg_close,     pg_add_game,     pg_add_event, pg_join, pg_add_finished,
     pg_load, pg_load_game, pg_load_log,     pg_load_results, pg_stats,
     pg_listen,
 };

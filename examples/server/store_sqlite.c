@@ -129,7 +129,16 @@ static int insert_finished(struct sqlite_store *store, const struct store_finish
 static int run_one(struct sqlite_store *store, const struct store_write *p, char *error, size_t cap)
 {
     int rc = SQLITE_DONE, ext = 0;
-    if (p->game) {
+    if (p->join_name) {
+        sqlite3_stmt *st = store->join_game;
+        int bound = sqlite3_bind_text(st, 1, p->join_name, -1, SQLITE_STATIC);
+        bound |= sqlite3_bind_text(st, 2, p->game_id, -1, SQLITE_STATIC);
+        rc = step_once(store, st, bound, error, cap, &ext);
+        if (rc == SQLITE_DONE && sqlite3_changes(store->db) != 1) {
+            snprintf(error, cap, "no game %s to join", p->game_id);
+            return STORE_FAILED;
+        }
+    } else if (p->game) {
         rc = step_once(store, store->insert_game, bind_game(store->insert_game, 1, p->game),
                        error, cap, &ext);
     } else if (!p->event) {
@@ -200,6 +209,12 @@ static int sqlite_add_event(struct sqlite_store *store, const char *game_id,
 {
     struct store_write w = {.game_id = game_id, .event = event, .finished = finished,
                             .finished_count = finished != NULL};
+    return store_queue_submit(&store->queue, &w);
+}
+
+static int sqlite_join(struct sqlite_store *store, const char *game_id, const char *o_name)
+{
+    struct store_write w = {.game_id = game_id, .join_name = o_name};
     return store_queue_submit(&store->queue, &w);
 }
 
@@ -435,7 +450,9 @@ static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, 
             " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token,"
             " o_token, clock_initial_s, clock_increment_s, clock_days_per_move, finish_order,"
             " state, log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            -1, &store->insert_finished, NULL) != SQLITE_OK) {
+            -1, &store->insert_finished, NULL) != SQLITE_OK ||
+        sqlite3_prepare_v2(store->db, "UPDATE games SET o_name = ? WHERE id = ?", -1,
+                           &store->join_game, NULL) != SQLITE_OK) {
         snprintf(err, err_len, "%s: preparing statements: %s", path, sqlite3_errmsg(store->db));
         goto fail;
     }
@@ -464,6 +481,7 @@ static void sqlite_close(struct sqlite_store *store)
     sqlite3_finalize(store->insert_game);
     sqlite3_finalize(store->insert_event);
     sqlite3_finalize(store->insert_finished);
+    sqlite3_finalize(store->join_game);
     sqlite3_finalize(store->load_finished);
     /* The reader first: the writer's close, the last, checkpoints the WAL. */
     if (sqlite3_close(store->rdb) != SQLITE_OK || sqlite3_close(store->db) != SQLITE_OK)
@@ -496,6 +514,10 @@ static int op_add_event(struct store *s, const char *game_id, const struct store
 {
     return sqlite_add_event(SQ(s), game_id, event, finished);
 }
+static int op_join(struct store *s, const char *game_id, const char *o_name)
+{
+    return sqlite_join(SQ(s), game_id, o_name);
+}
 static int op_add_finished(struct store *s, const struct store_finished *games, size_t count)
 {
     return sqlite_add_finished(SQ(s), games, count);
@@ -526,7 +548,7 @@ static void op_stats(struct store *s, struct store_stats *out)
 }
 
 const struct store_ops store_sqlite_ops = {
-    op_open,     op_close,       op_add_game,     op_add_event, op_add_finished,
+    op_open,     op_close,       op_add_game,     op_add_event, op_join, op_add_finished,
     op_load,     op_load_game,   op_load_log,     op_load_results, op_stats,
     NULL, /* listen: its one server knows every event */
 };

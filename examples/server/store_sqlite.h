@@ -14,7 +14,7 @@ struct sqlite_store {
     int lock_fd;                     /* PATH.lock, write-locked while open */
     int salvage;
     sqlite3 *db;                     /* the writer thread's connection */
-    sqlite3_stmt *insert_game, *insert_event, *insert_finished;
+    sqlite3_stmt *insert_game, *insert_event, *insert_finished, *join_game;
     /* Reads (the start's load, games loaded on demand) go through a
      * connection of their own, so they see committed rows only. */
     sqlite3 *rdb;

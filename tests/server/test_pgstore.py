@@ -8,7 +8,7 @@ import time
 import httpx
 import pytest
 
-from conftest import auth
+from conftest import FAST_ARGON2, auth
 from pgcluster import PASSWORD, Cluster, Relay, missing
 from serverproc import Server, free_port, server_path
 
@@ -65,6 +65,16 @@ def new_game(c):
 def move(c, g, seat, ply, cell):
     return c.post(f"/api/games/{g['id']}/moves", headers=auth(g["tokens"][seat]),
                   json={"ply": ply, "cell": cell})
+
+
+def rated_session(c, name):
+    """A new account's session, as the Authorization header."""
+    body = {"name": name, "password": "pass words"}
+    assert c.post("/api/accounts", json=body).status_code == 201
+    r = c.post("/api/sessions", json=body)
+    assert r.status_code == 201
+    c.cookies.clear()
+    return auth(r.json()["token"])
 
 
 def test_games_survive_restarts_and_kill_9(tmp_path, db):
@@ -254,6 +264,31 @@ def test_a_version_1_schema_is_migrated_to_clocks(tmp_path, cluster, db):
     row = cluster.psql(name, "SELECT at_ms > 0, x_clock_ms, o_clock_ms FROM ttt_moves"
                              " WHERE game_id = 'live' AND seq = 1")
     assert row.strip() == "t|-1|-1"
+
+
+def test_a_rated_game_joined_keeps_its_o_account_over_a_restart(tmp_path, db):
+    srv = Server(db, "--accounts-db", tmp_path / "accounts.db", *FAST_ARGON2,
+                 log=tmp_path / "rated.log").start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            ana, bo = rated_session(c, "Ana"), rated_session(c, "Bob")
+            r = c.post("/api/games", json={"game": "tictactoe", "rated": True}, headers=ana)
+            gid = r.json()["id"]
+            r = c.post(f"/api/games/{gid}/join", headers=bo)
+            assert r.status_code == 200, r.text
+            assert r.json()["players"]["o"]["name"] == "Bob"
+        assert srv.stop() == 0
+        srv.start()
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            game = c.get(f"/api/games/{gid}").json()
+            assert game["players"]["o"] == {"name": "Bob", "kind": "human"}
+            assert c.post(f"/api/games/{gid}/moves", headers=ana,
+                          json={"ply": 0, "cell": "b2"}).status_code == 200
+            assert c.post(f"/api/games/{gid}/moves", headers=bo,
+                          json={"ply": 1, "cell": "a1"}).status_code == 200
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
 
 
 def test_any_server_serves_any_game(two):
