@@ -308,6 +308,17 @@ void clock_resume(struct manager *mgr, struct game_entry *entry, long long now)
     file_clock(mgr, entry);
 }
 
+void clock_loaded(struct manager *mgr, struct game_entry *entry, long long now)
+{
+    if (!has_clock(entry) || ttt_state(entry->game) != TTT_IN_PROGRESS)
+        return;
+    /* The turn runs from its last stored event (another server's clock ran
+     * meanwhile); x's first-move window, untold, opens whole from now. */
+    if (entry->events == 0)
+        entry->clock.turn_start_ms = now;
+    file_clock(mgr, entry);
+}
+
 /* Whether side mark can still complete a line: some run of k cells (a row,
  * a column or a diagonal) holds none of the other side's marks. The rules'
  * no-line test (TTT_RULE_EARLY_DRAW) asked of one side. */

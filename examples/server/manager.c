@@ -264,6 +264,9 @@ struct game_entry *manager_find(struct manager *mgr, const char *id, int *unread
         entry_free(one.entry);
     if (put && in_progress) {
         atomic_fetch_add(&mgr->games, 1);
+        pthread_mutex_lock(&e->lock);
+        clock_loaded(mgr, e, wall_ms());
+        pthread_mutex_unlock(&e->lock);
         bot_enqueue(mgr, e);
     }
     return e;

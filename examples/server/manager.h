@@ -150,6 +150,10 @@ void clock_replayed(struct game_entry *entry, const struct store_event *ev);
  * last event to mgr->alive_ms is charged; the time after, when the server
  * was down, is not), and files its deadline. */
 void clock_resume(struct manager *mgr, struct game_entry *entry, long long now);
+/* A game in progress loaded on demand (a shared store: another server
+ * created it or moved in it): its clock runs from its last stored event
+ * and its deadline is filed, so this server decides its flag too. */
+void clock_loaded(struct manager *mgr, struct game_entry *entry, long long now);
 /* Both seats of entry's game are taken now (a rated game's second account
  * joined): x's first move is due within its window from now (docs/
  * server.md, "Clocks"); its deadline is filed. */

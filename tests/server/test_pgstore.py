@@ -1,4 +1,4 @@
-"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, streams follow moves made on another server, PostgreSQL down answers 503, a server stops while PostgreSQL does not answer, the password is never shown."""
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, a clock loaded from another server runs there, streams follow moves made on another server, PostgreSQL down answers 503, a server stops while PostgreSQL does not answer, the password is never shown."""
 import concurrent.futures
 import itertools
 import subprocess
@@ -554,3 +554,44 @@ def test_a_server_stops_while_postgresql_does_not_answer(tmp_path, db, cluster):
         assert "no answer within" in text and PASSWORD not in text, text
     finally:
         relay.close()
+
+
+def test_a_clock_loaded_from_another_server_runs_there(tmp_path, db, cluster):
+    """A clocked game that B only loaded (A created it and took x's move)
+    is timed on B too: A stops, and B decides o's flag fall."""
+    a = node(tmp_path, db, "la").start()
+    b = node(tmp_path, db, "lb").start()
+    name = db.rsplit("/", 1)[1]
+    try:
+        with httpx.Client(base_url=a.url, timeout=10) as ca, \
+                httpx.Client(base_url=b.url, timeout=10) as cb:
+            # On a busy machine x's first move, or B's load, may come after
+            # A decided the flag: a longer clock is tried next.
+            for initial in (3, 10, 30):
+                g = ca.post("/api/games", json={"clock": {"initial_s": initial}}).json()
+                if move(ca, g, "x", 0, "b2").status_code != 200:
+                    continue
+                if cb.get(f"/api/games/{g['id']}").json()["state"] != "in_progress":
+                    continue  # B loaded it over already
+                assert a.stop(timeout=60) == 0
+                flags = cluster.psql(name, "SELECT count(*) FROM ttt_moves"
+                                     " WHERE game_id = '%s' AND kind = 3" % g["id"])
+                if flags.strip() == "0":  # A stopped before o's flag fell: B's to decide
+                    break
+                a.start()
+            else:
+                pytest.fail("the game ended before A stopped three times")
+            got = None
+            for _ in range(900):  # bounded: at most about 90 s
+                got = cb.get(f"/api/games/{g['id']}").json()
+                if got["state"] != "in_progress":
+                    break
+                time.sleep(0.1)
+            assert (got["state"], got["ending"]) == ("x_won", "time"), got
+            flags = cluster.psql(name, "SELECT count(*) FROM ttt_moves"
+                                 " WHERE game_id = '%s' AND kind = 3" % g["id"])
+            assert flags.strip() == "1"
+        assert b.stop() == 0
+    finally:
+        a.kill()
+        b.kill()
