@@ -29,6 +29,8 @@ def anchors(path):
 
 
 def main():
+    if len(sys.argv) != 2 or not os.path.isdir(sys.argv[1]):
+        sys.exit("usage: links.py SOURCE_ROOT (the directory holding README.md and docs/)")
     root = sys.argv[1]
     pages = [os.path.join(root, "README.md")] + sorted(glob.glob(os.path.join(root, "docs", "*.md")))
     problems = []
