@@ -55,6 +55,7 @@ struct game_entry {
     unsigned char ended;      /* its ending is committed: it leaves memory at refs 0 */
     int refs;                 /* holders (requests, streams, the bot queue), under
                                * the manager's table_lock */
+    long long idle_since_ms;  /* monotonic ms when refs last fell to 0 (table_lock) */
     int streams;              /* the event streams among them (table_lock) */
     unsigned char kind[2];    /* [0] = x, [1] = o */
     uint32_t budget[2];
@@ -86,6 +87,8 @@ struct manager_limits {
     int shared;    /* the store is shared with other servers (PostgreSQL): a
                     * held game may be behind its log, a game not held may
                     * be in progress on another server */
+    long unload_idle_ms; /* shared store: a game in progress that nothing has
+                          * held for this long leaves memory (0: never) */
 };
 
 struct manager *manager_new(struct store *store, const struct manager_limits *limits);
@@ -99,6 +102,12 @@ int manager_load(struct manager *mgr, long *games, long *events, long *skipped, 
 int manager_start_bots(struct manager *mgr);
 /* Stops the bots and frees every game (the store stays open). */
 void manager_free(struct manager *mgr);
+/* With a shared store: the games in progress that nothing has held for
+ * limits.unload_idle_ms leave memory (they load again on demand), except
+ * games with a standing draw offer, which the store does not keep. A
+ * clocked game is held by its clock until it ends. Called every second; a
+ * no-op otherwise. */
+void manager_unload_idle(struct manager *mgr);
 /* Asks event streams to end; they return within a second. */
 void manager_stop_streams(struct manager *mgr);
 int manager_stopping(struct manager *mgr);

@@ -23,6 +23,9 @@ static const char usage[] =
     "                         or a PostgreSQL URL postgresql://user@host/dbname\n"
     "  --accounts-db PATH     with a PostgreSQL --db: the SQLite file for accounts and\n"
     "                         sessions, created if missing (default ./ttt-accounts.db)\n"
+    "  --unload-idle S        with a PostgreSQL --db: seconds a game in progress stays in\n"
+    "                         memory once nothing uses it; it is loaded again on demand\n"
+    "                         (default 60; 0: never)\n"
     "  --sync full|normal     full: each commit is synced to disk and survives a power cut;\n"
     "                         normal: survives a crash of the server only (default full)\n"
     "  --max-games N          games in progress at most (default 200000); finished\n"
@@ -166,6 +169,7 @@ int main(int argc, char **argv)
     long header_timeout = 10, idle_timeout = 30, bot_time = 1000;
     int sync_full = 1, salvage = 0;
     long session_lifetime = 2592000, login_free = 5, login_delay = 1, login_max_delay = 900;
+    long unload_idle = 60;
     long seek_grace = 60, pairing_window = 100, pairing_widen = 50, pairing_bot_wait = 30;
     long argon2_time = 2, argon2_memory = 19456, hash_threads = 1, hash_queue = 64;
     enum { O_LISTEN = 256, O_PORT, O_DB, O_SYNC, O_GAMES, O_SIZE, O_BODY, O_HEADER,
@@ -173,7 +177,8 @@ int main(int argc, char **argv)
            O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_BOT_TIME, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE,
            O_SESSION_LIFETIME, O_LOGIN_FREE, O_LOGIN_DELAY, O_LOGIN_MAX_DELAY, O_ARGON2_TIME,
            O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE, O_ACCOUNTS_DB,
-           O_SEEK_GRACE, O_PAIRING_WINDOW, O_PAIRING_WIDEN, O_PAIRING_BOT_WAIT };
+           O_SEEK_GRACE, O_PAIRING_WINDOW, O_PAIRING_WIDEN, O_PAIRING_BOT_WAIT,
+           O_UNLOAD_IDLE };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
         {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
@@ -202,6 +207,7 @@ int main(int argc, char **argv)
         {"hash-threads", required_argument, NULL, O_HASH_THREADS},
         {"hash-queue", required_argument, NULL, O_HASH_QUEUE},
         {"accounts-db", required_argument, NULL, O_ACCOUNTS_DB},
+        {"unload-idle", required_argument, NULL, O_UNLOAD_IDLE},
         {"seek-grace", required_argument, NULL, O_SEEK_GRACE},
         {"pairing-window", required_argument, NULL, O_PAIRING_WINDOW},
         {"pairing-widen", required_argument, NULL, O_PAIRING_WIDEN},
@@ -215,6 +221,7 @@ int main(int argc, char **argv)
         case O_PORT: bad |= parse_long(optarg, 0, 65535, &port); break;
         case O_DB: db_path = optarg; break;
         case O_ACCOUNTS_DB: accounts_path = optarg; break;
+        case O_UNLOAD_IDLE: bad |= parse_long(optarg, 0, 86400, &unload_idle); break;
         case O_SYNC:
             if (strcmp(optarg, "full") == 0) sync_full = 1;
             else if (strcmp(optarg, "normal") == 0) sync_full = 0;
@@ -303,7 +310,8 @@ int main(int argc, char **argv)
     struct manager_limits limits = {.max_games = max_games, .max_size = (int)max_size,
                                     .max_budget = max_budget, .bot_threads = (int)bot_threads,
                                     .salvage = salvage, .bot_time_ms = bot_time,
-                                    .shared = store_is_url(db_path)};
+                                    .shared = store_is_url(db_path),
+                                    .unload_idle_ms = unload_idle * 1000};
     struct manager *mgr = manager_new(store, &limits);
     long games = 0, events = 0, skipped = 0;
     if (!mgr || manager_load(mgr, &games, &events, &skipped, err, sizeof err) != 0) {
@@ -438,10 +446,13 @@ int main(int argc, char **argv)
                ipv6 ? "]" : "", port);
         fflush(stdout);
         /* This thread waits for the stop signal and, each second, closes
-         * the connections too slow to send a request. */
+         * the connections too slow to send a request and lets idle games
+         * go (a shared store). */
         const struct timespec second = {1, 0};
-        while (sigtimedwait(&stop_signals, NULL, &second) < 0)
+        while (sigtimedwait(&stop_signals, NULL, &second) < 0) {
             http_sweep(&srv);
+            manager_unload_idle(mgr);
+        }
         printf("ttt-server: stopping\n");
         fflush(stdout);
         manager_stop_streams(mgr);

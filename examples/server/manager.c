@@ -124,6 +124,13 @@ void table_remove(struct manager *mgr, struct game_entry *entry)
     }
 }
 
+static long long monotonic_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 void entry_free(struct game_entry *entry)
 {
     clock_free(entry);
@@ -167,6 +174,7 @@ int entry_new(const struct store_game *g, struct game_entry **out)
         snprintf(e->token[s], sizeof e->token[s], "%.32s", g->token[s]);
     }
     e->rated = g->rated != 0;
+    e->idle_since_ms = monotonic_ms();
     random_bytes(&e->seed, sizeof e->seed);
     pthread_mutex_init(&e->lock, NULL);
     pthread_cond_init(&e->changed, NULL);
@@ -297,6 +305,8 @@ void manager_release(struct manager *mgr, struct game_entry *entry)
     int gone = --entry->refs == 0 && entry->ended;
     if (gone)
         table_remove(mgr, entry);
+    else if (entry->refs == 0)
+        entry->idle_since_ms = monotonic_ms();
     pthread_mutex_unlock(&mgr->table_lock);
     if (gone)
         entry_free(entry);
@@ -686,6 +696,28 @@ struct reply game_create_with(struct manager *mgr, struct store_game *gp,
     manager_release(mgr, entry);
     *gp = g;
     return text_reply(201, &t);
+}
+
+void manager_unload_idle(struct manager *mgr)
+{
+    if (!mgr->limits.shared || mgr->limits.unload_idle_ms <= 0)
+        return;
+    long long before = monotonic_ms() - mgr->limits.unload_idle_ms;
+    long unloaded = 0;
+    /* Nothing holds these (every holder counts in refs, under this lock),
+     * so nothing can reach them once they are out of the table. */
+    pthread_mutex_lock(&mgr->table_lock);
+    for (size_t i = 0; i <= mgr->mask; i++) {
+        struct game_entry *e = mgr->slots[i];
+        if (!e || e->refs > 0 || e->ended || e->draw_offer || e->idle_since_ms > before)
+            continue;
+        table_remove(mgr, e);
+        entry_free(e);
+        unloaded++;
+        i--; /* the slot may hold a moved entry now */
+    }
+    pthread_mutex_unlock(&mgr->table_lock);
+    atomic_fetch_sub(&mgr->games, unloaded);
 }
 
 void manager_stop_streams(struct manager *mgr)

@@ -1,4 +1,4 @@
-"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, a clock loaded from another server runs there, streams follow moves made on another server, PostgreSQL down answers 503, a server stops while PostgreSQL does not answer, the password is never shown."""
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, a clock loaded from another server runs there, idle games leave memory and load again, streams follow moves made on another server, PostgreSQL down answers 503, a server stops while PostgreSQL does not answer, the password is never shown."""
 import concurrent.futures
 import itertools
 import subprocess
@@ -592,6 +592,49 @@ def test_a_clock_loaded_from_another_server_runs_there(tmp_path, db, cluster):
                                  " WHERE game_id = '%s' AND kind = 3" % g["id"])
             assert flags.strip() == "1"
         assert b.stop() == 0
+    finally:
+        a.kill()
+        b.kill()
+
+
+def test_idle_games_leave_memory_and_load_again(tmp_path, db):
+    """A game B loaded from the database stays in B's memory while
+    something uses it (here an event stream), leaves it once idle
+    (--unload-idle 1; /api/health counts the games held), and is loaded
+    again, current, by B's next request."""
+    a = node(tmp_path, db, "ia").start()
+    # --idle-timeout 4: B notices the closed stream at its next keep-alive,
+    # every 2 s (not 15).
+    b = Server(db, "--accounts-db", tmp_path / "ib-accounts.db", "--unload-idle", "1",
+               "--idle-timeout", "4", log=tmp_path / "ib.log").start()
+    try:
+        with httpx.Client(base_url=a.url, timeout=10) as ca, \
+                httpx.Client(base_url=b.url, timeout=10) as cb:
+            g = new_game(ca)
+            assert move(ca, g, "x", 0, "b2").status_code == 200
+            watch = Spectator(b.url, g["id"], count=2)
+            for _ in range(300):  # bounded: at most about 30 s
+                if watch.events:
+                    break
+                time.sleep(0.1)
+            assert watch.events, "the stream sent nothing"
+            assert cb.get("/api/health").json()["games"] == 1  # held by its stream
+            assert move(ca, g, "o", 1, "a1").status_code == 200
+            assert [e["event"] for e in watch.wait()] == ["move", "move"]
+            held = None
+            for _ in range(1200):  # bounded: at most about 120 s
+                held = cb.get("/api/health").json()["games"]
+                if held == 0:
+                    break
+                time.sleep(0.1)
+            assert held == 0
+            got = cb.get(f"/api/games/{g['id']}").json()
+            assert (got["state"], got["moves"]) == ("in_progress", ["b2", "a1"])
+            r = move(cb, g, "o", 1, "a1")  # a retry of o's move, answered as the first time
+            assert r.status_code == 200, r.text
+            assert move(cb, g, "x", 2, "c3").status_code == 200
+            assert ca.get(f"/api/games/{g['id']}").json()["moves"] == ["b2", "a1", "c3"]
+        assert a.stop() == 0 and b.stop() == 0
     finally:
         a.kill()
         b.kill()
