@@ -10,6 +10,7 @@
 
 #include "engine.h"
 #include "proof.h"
+#include "quick.h"
 #include "ttt.h"
 
 #ifndef TTT_NO_SHORTCUTS
@@ -167,16 +168,11 @@ static int check_position(ttt_game *g, uint64_t plain_budget)
     return 1;
 }
 
-/* TTT_TEST_QUICK=1 in the environment (set by the valgrind and qemu CI
- * stages, where a plain search runs 20 to 50 times slower) checks a quarter
- * of the random positions, openings of 4 plies or more only, and leaves out
- * the empty 5x5 K=4 board: the plain searches of 5x5 K=4 from 0 to 3 plies
- * are most of this suite's time. Every other run checks them all. */
-static int quick_mode(void)
-{
-    const char *quick = getenv("TTT_TEST_QUICK");
-    return quick != NULL && *quick != '\0' && strcmp(quick, "0") != 0;
-}
+/* Quick mode (quick.h; the valgrind and qemu CI stages, where a plain
+ * search runs 20 to 50 times slower) checks a quarter of the random
+ * positions, openings of 4 plies or more only, and leaves out the empty
+ * 5x5 K=4 board: the plain searches of 5x5 K=4 from 0 to 3 plies are most
+ * of this suite's time. Every other run checks them all. */
 
 /* ------------------------------------------------------------------------ */
 /* Differential tests                                                        */

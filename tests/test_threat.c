@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include "quick.h"
 #include "random.h"
 #include "sboard.h"
 #include "threat.h"
@@ -51,16 +52,10 @@ static int random_position(ttt_game *g, uint64_t *seed, int empty)
 }
 
 /* Every VCF found on 7x7 K=5 is a win by the exact solver, and its first
- * move wins; so is every VCT found where there is no VCF. */
-/* TTT_TEST_QUICK=1 in the environment (set by the valgrind and qemu CI
- * stages, where the exact solver runs 20 to 50 times slower) checks the
- * first quarter of the random positions; every other run checks them all. */
-static int quick_mode(void)
-{
-    const char *quick = getenv("TTT_TEST_QUICK");
-    return quick != NULL && *quick != '\0' && strcmp(quick, "0") != 0;
-}
-
+ * move wins; so is every VCT found where there is no VCF. Quick mode
+ * (quick.h; the valgrind and qemu CI stages, where the exact solver runs
+ * 20 to 50 times slower) checks the first quarter of the random positions;
+ * every other run checks them all. */
 static void test_vcf_agrees_with_solver(void **state)
 {
     (void)state;
