@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "gravity.h"
+#include "quick.h"
 #include "ttt.h"
 
 #define MAX_CELLS 64
@@ -271,10 +272,12 @@ static void test_random_positions_match_plain_negamax(void **state)
 /* Positions with an even number of empty cells, where the opponent's
  * follow-up strategy bounds the mover's score (follow_up_bound in
  * gravity.c), on even and odd heights and widths: many positions, since
- * a bound that also claimed the playable cells went wrong in only a few. */
+ * a bound that also claimed the playable cells went wrong in only a few.
+ * Quick mode (quick.h) checks a sixth of them. */
 static void test_follow_up_bound_matches_plain_negamax(void **state)
 {
     (void)state;
+    int positions = quick_mode() ? 10 : 60;
     static const struct shape even_shapes[] = {
         {4, 4, 4, 6}, {5, 4, 4, 10}, {4, 6, 4, 14}, {6, 4, 4, 14},
         {4, 5, 4, 10}, {5, 5, 4, 13}, {6, 5, 4, 18}, {5, 3, 4, 5},
@@ -282,7 +285,7 @@ static void test_follow_up_bound_matches_plain_negamax(void **state)
     uint64_t seed = 29;
     for (size_t s = 0; s < sizeof even_shapes / sizeof even_shapes[0]; s++) {
         int checked = 0;
-        for (int attempt = 0; checked < 60 && attempt < 1000; attempt++) {
+        for (int attempt = 0; checked < positions && attempt < 1000; attempt++) {
             model m;
             model_init(&m, even_shapes[s].width, even_shapes[s].height,
                        even_shapes[s].k);
@@ -291,7 +294,7 @@ static void test_follow_up_bound_matches_plain_negamax(void **state)
             assert_same_as_plain(&m, 0);
             checked++;
         }
-        assert_int_equal(checked, 60);
+        assert_int_equal(checked, positions);
     }
 }
 
@@ -318,6 +321,8 @@ static void test_forced_and_immediate_positions(void **state)
     }
 }
 
+/* Quick mode (quick.h) starts from 10 stones instead of 6: the plain
+ * solve of the position is most of this test's time. */
 static void test_budget_bounds(void **state)
 {
     (void)state;
@@ -325,7 +330,8 @@ static void test_budget_bounds(void **state)
     model_init(&m, 5, 4, 4);
     plain_answer expected;
     uint64_t seed = 7;
-    while (!random_position(&m, 6, &seed))
+    int stones = quick_mode() ? 10 : 6;
+    while (!random_position(&m, stones, &seed))
         model_init(&m, 5, 4, 4);
     plain_solve(&m, &expected);
     for (uint64_t budget = 1; budget < 4096; budget *= 3) {
@@ -614,11 +620,14 @@ static const struct perft_case {
     {4, 3, 4, 0, 6}, {3, 4, 4, 1, 12}, {4, 4, 4, 0, 5}, {3, 3, 3, 1, 9},
 };
 
+/* Quick mode (quick.h) walks each case 2 plies less deep. */
 static void test_perft_matches_plain_walk(void **state)
 {
     (void)state;
+    int shallower = quick_mode() ? 2 : 0;
     for (size_t i = 0; i < sizeof perft_cases / sizeof perft_cases[0]; i++) {
         const struct perft_case *c = &perft_cases[i];
+        int walk_depth = c->depth - shallower;
         ttt_game *game = new_board(c->width, c->height, c->k, c->gravity);
         /* From the empty board and from one move in (fewer symmetries). */
         for (int opening = 0; opening < 2; opening++) {
@@ -627,15 +636,15 @@ static void test_perft_matches_plain_walk(void **state)
             uint64_t counts[4], by_length[64], plain[4] = {0, 0, 0, 0};
             uint64_t plain_length[64] = {0};
             size_t len;
-            assert_int_equal(ttt_perft(game, c->depth, 0, counts, by_length, 64, &len),
+            assert_int_equal(ttt_perft(game, walk_depth, 0, counts, by_length, 64, &len),
                              TTT_OK);
-            plain_walk(game, c->depth, 0, plain, plain_length);
+            plain_walk(game, walk_depth, 0, plain, plain_length);
             for (int s = 0; s < 4; s++)
                 assert_int_equal(counts[s], plain[s]);
             for (size_t p = 0; p < len; p++)
                 assert_int_equal(by_length[p], plain_length[p]);
 
-            int depth = c->depth < 8 ? c->depth : 8;
+            int depth = walk_depth < 8 ? walk_depth : 8;
             assert_int_equal(ttt_count_positions(game, depth, 0, counts), TTT_OK);
             plain_positions(game, depth, plain);
             for (int s = 0; s < 4; s++)

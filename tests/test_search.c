@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "quick.h"
 #include "ttt.h"
 
 #define MAXN 16
@@ -428,24 +429,27 @@ static void test_perft_classic_numbers(void **state)
     ttt_game_free(g);
 }
 
+/* Quick mode (quick.h) walks all but the 3x3 games less deep: these
+ * plain walks are most of this suite's time. */
 static void test_perft_matches_walk(void **state)
 {
     (void)state;
+    int quick = quick_mode();
     ttt_game *g = new_game(4, 4, 0, 0);
-    check_perft_against_walk(g, 6);
+    check_perft_against_walk(g, quick ? 4 : 6);
     ttt_game_free(g);
 
     g = new_game(5, 4, 0, 0);
-    check_perft_against_walk(g, 4);
+    check_perft_against_walk(g, quick ? 3 : 4);
     ttt_game_free(g);
 
     /* A lopsided start: only some symmetries fix it. */
     g = game_with(4, 3, (const char *const[]){"a1", "b3", "d4", "c1", "a4"}, 5);
-    check_perft_against_walk(g, 11);
+    check_perft_against_walk(g, quick ? 6 : 11);
     ttt_game_free(g);
 
     g = game_with(4, 4, (const char *const[]){"b2", "c3", "a1", "d4", "b3", "a2"}, 6);
-    check_perft_against_walk(g, 10);
+    check_perft_against_walk(g, quick ? 6 : 10);
     ttt_game_free(g);
 
     for (int rules = 1; rules < 4; rules++) {
@@ -453,7 +457,7 @@ static void test_perft_matches_walk(void **state)
         check_perft_against_walk(g, 9);
         ttt_game_free(g);
         g = new_game(4, 3, rules & 1, rules >> 1);
-        check_perft_against_walk(g, 5);
+        check_perft_against_walk(g, quick ? 4 : 5);
         ttt_game_free(g);
     }
     /* Early draw on 4x4: games stop once every line holds both marks. */
@@ -461,7 +465,7 @@ static void test_perft_matches_walk(void **state)
     const char *early[] = {"a1", "b2", "d1", "c3", "b4", "a3"};
     for (int i = 0; i < 6; i++)
         play_name(g, early[i]);
-    check_perft_against_walk(g, 10);
+    check_perft_against_walk(g, quick ? 6 : 10);
     ttt_game_free(g);
 }
 
@@ -550,8 +554,9 @@ static void test_count_positions(void **state)
     g = new_game(3, 3, 1, 1);
     check_positions_against_walk(g, 9);
     ttt_game_free(g);
+    /* Quick mode (quick.h) walks the first 6 plies of 13 here. */
     g = game_with(4, 3, (const char *const[]){"b2", "a1", "c4"}, 3);
-    check_positions_against_walk(g, 13);
+    check_positions_against_walk(g, quick_mode() ? 6 : 13);
     ttt_game_free(g);
 }
 
@@ -657,7 +662,8 @@ typedef struct every_position {
     dtm_memo memo;
     uint8_t *visited;
     int8_t *draw_plies; /* memo of shortest_draw, -1 unknown */
-    long checked;
+    long reached;       /* the in-progress positions walked */
+    long stride;        /* every stride-th of them is checked */
 } every_position;
 
 /* A drawn position's plies: the shortest drawn ending reachable with
@@ -687,14 +693,8 @@ static int shortest_draw(ttt_game *g, every_position *all)
     return best;
 }
 
-static void check_position(ttt_game *g, every_position *all)
+static void check_one_position(ttt_game *g, every_position *all)
 {
-    uint32_t index = position_index(g);
-    if (all->visited[index] || ttt_state(g) != TTT_IN_PROGRESS)
-        return;
-    all->visited[index] = 1;
-    all->checked++;
-
     int score = dtm_score(g, &all->memo);
     ttt_solution s;
     int32_t best[MAXCELLS];
@@ -737,7 +737,17 @@ static void check_position(ttt_game *g, every_position *all)
         assert_true(optimal[row * n + col]);
     }
     assert_unchanged(g, &before);
+}
 
+static void check_position(ttt_game *g, every_position *all)
+{
+    uint32_t index = position_index(g);
+    if (all->visited[index] || ttt_state(g) != TTT_IN_PROGRESS)
+        return;
+    all->visited[index] = 1;
+    if (all->reached++ % all->stride == 0)
+        check_one_position(g, all);
+    int n = ttt_size(g);
     for (int cell = 0; cell < n * n; cell++) {
         int mark;
         assert_int_equal(ttt_cell(g, cell / n, cell % n, &mark), TTT_OK);
@@ -749,7 +759,7 @@ static void check_position(ttt_game *g, every_position *all)
     }
 }
 
-static void check_every_position(int n, int misere, int early)
+static void check_every_position(int n, int misere, int early, long stride)
 {
     ttt_game *g = new_game(n, n, misere, early);
     every_position all;
@@ -759,11 +769,12 @@ static void check_every_position(int n, int misere, int early)
     assert_non_null(all.visited);
     assert_non_null(all.draw_plies);
     memset(all.draw_plies, -1, 19683);
-    all.checked = 0;
+    all.reached = 0;
+    all.stride = stride;
     check_position(g, &all);
-    assert_true(all.checked > 0);
+    assert_true(all.reached > 0);
     if (!misere && !early)
-        assert_int_equal(all.checked, 4520); /* the in-progress positions */
+        assert_int_equal(all.reached, 4520); /* the in-progress positions */
     free(all.visited);
     free(all.draw_plies);
     free(all.memo.score);
@@ -773,15 +784,18 @@ static void check_every_position(int n, int misere, int early)
 static void test_perfect_from_every_3x3_position(void **state)
 {
     (void)state;
-    check_every_position(3, 0, 0);
+    check_every_position(3, 0, 0, 1);
 }
 
+/* Quick mode (quick.h) still walks every position of the variants but
+ * checks every fourth one. */
 static void test_perfect_from_every_3x3_position_variants(void **state)
 {
     (void)state;
-    check_every_position(3, 1, 0);
-    check_every_position(3, 0, 1);
-    check_every_position(3, 1, 1);
+    long stride = quick_mode() ? 4 : 1;
+    check_every_position(3, 1, 0, stride);
+    check_every_position(3, 0, 1, stride);
+    check_every_position(3, 1, 1, stride);
 }
 
 /* Random positions of several shapes: the solver's value equals the plain
@@ -795,10 +809,12 @@ static void test_solve_random_positions(void **state)
         {4, 3, 10, 0, 0}, {4, 4, 11, 0, 0}, {5, 4, 10, 0, 0}, {5, 3, 9, 0, 0},
         {4, 4, 10, 1, 0}, {4, 4, 11, 0, 1}, {4, 3, 10, 1, 1}, {6, 4, 9, 0, 0},
     };
+    /* Quick mode (quick.h) solves a quarter (a third) of the positions. */
+    int quick = quick_mode();
     uint64_t seed = 31337;
     for (size_t shape = 0; shape < sizeof shapes / sizeof shapes[0]; shape++) {
         const int *sh = shapes[shape];
-        for (int trial = 0; trial < 12; trial++) {
+        for (int trial = 0; trial < (quick ? 3 : 12); trial++) {
             ttt_game *g = new_game(sh[0], sh[0] == sh[1] ? 0 : sh[1], sh[3], sh[4]);
             while (ttt_state(g) == TTT_IN_PROGRESS &&
                    sh[0] * sh[0] - ttt_ply(g) > sh[2]) {
@@ -818,7 +834,7 @@ static void test_solve_random_positions(void **state)
     }
 
     /* Larger: 5x5 K=4 with 15 empty cells, too many for the plain search. */
-    for (int trial = 0; trial < 6; trial++) {
+    for (int trial = 0; trial < (quick ? 2 : 6); trial++) {
         ttt_game *g = new_game(5, 4, 0, 0);
         while (ttt_state(g) == TTT_IN_PROGRESS && 25 - ttt_ply(g) > 15) {
             int row, col;

@@ -8,6 +8,7 @@
 
 #include <cmocka.h>
 
+#include "quick.h"
 #include "ttt.h"
 
 #define MODEL_MAX_SIDE 8
@@ -351,10 +352,12 @@ static void check_position(const ttt_game *game, model *m, uint64_t *rng)
     }
 }
 
+/* Quick mode (quick.h) checks a quarter of each case's positions. */
 static void check_solver(const board_case *c, uint64_t seed)
 {
     uint64_t rng = seed;
-    for (int i = 0; i < c->positions; i++) {
+    int positions = quick_mode() ? c->positions / 4 : c->positions;
+    for (int i = 0; i < positions; i++) {
         model m;
         ttt_game *game = new_pair(&m, c->width, c->height, c->k, c->gravity, c->misere,
                                   c->limit, c->early_draw);
@@ -485,11 +488,14 @@ static void test_solver_published_gravity_values(void **state)
  * Whole games of bots against each other: every move a bot names must be a
  * legal move (ttt_legal_moves lists it, ttt_play_next takes it), and the
  * strong bot, whenever the model sees a line it can complete now, takes
- * it, or else blocks the opponent's only one.
+ * it, or else blocks the opponent's only one. Quick mode (quick.h) plays a
+ * quarter of the games.
  */
 static void play_bot_games(const board_case *c, int games, uint64_t seed)
 {
     uint64_t rng = seed;
+    if (quick_mode())
+        games /= 4;
     for (int g = 0; g < games; g++) {
         model m;
         ttt_game *game = new_pair(&m, c->width, c->height, c->k, c->gravity, c->misere, c->limit, c->early_draw);

@@ -13,10 +13,12 @@ memcheck="valgrind --quiet --error-exitcode=99 --leak-check=full
  --errors-for-leak-kinds=definite,indirect --show-leak-kinds=definite,indirect
  --fair-sched=yes"
 
-# Memcheck runs code 20 to 50 times slower: the suites whose random
-# differential checks dominate the time (proof, threat) check a quarter of
-# their positions here, and the random suite plays a quarter of its games
-# (250 a board); the plain and sanitizer runs check them all.
+# Memcheck runs code 20 to 50 times slower: the suites whose heavy checks
+# dominate the time (proof, threat, search, search_rect, gravity, pairing,
+# engine_bounds; tests/quick.h) check a fraction of their cases here (a
+# quarter of the random positions, shallower perft walks, the largest
+# board at half its side), and the random suite plays a quarter of its
+# games (250 a board); the plain and sanitizer runs check them all.
 export TTT_TEST_QUICK=1 TTT_RANDOM_GAMES=250
 
 # Every test program but the CLI and brain scripts, the suites-required check
