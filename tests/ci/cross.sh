@@ -46,8 +46,8 @@ case "$target" in
       "") ;;
       *) echo "TTT_CROSS_RUN is native or wrapper, not '$TTT_CROSS_RUN'"; exit 1 ;;
     esac
-    [ "$run_way" = native ] ||
-      setup_args+=(--cross-file "$root/tests/cross/needs-exe-wrapper.ini")
+    [ "$run_way" = wrapper ] ||
+      setup_args+=(--cross-file "$root/tests/cross/runs-natively.ini")
     ;;
 esac
 if [ "$run_way" = wrapper ] && [ -n "$wrapper" ] && ! command -v "$wrapper" >/dev/null; then
