@@ -1,9 +1,9 @@
 /* store_pg.c - the store on PostgreSQL through libpq: shared by several servers, the database guards ids and move order. */
 #include "store.h"
 #include "store_impl.h"
+#include "store_pg_conn.h"
 #include "store_queue.h"
 
-#include <errno.h>
 #include <libpq-fe.h>
 #include <limits.h>
 #include <poll.h>
@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #define PG_SCHEMA_VERSION 2
 
@@ -124,170 +123,22 @@ static const char *const read_statements[][2] = {
                      " FROM ttt_finished f JOIN ttt_games g USING (id) ORDER BY f.finish_order"},
 };
 
-/* libpq's message on one line (its messages end in newlines). */
-static void say_pg(char *out, size_t cap, const char *shown, const char *what, const char *msg)
-{
-    /* A message longer than cap is cut: still the message's start. */
-    if (snprintf(out, cap, "%s: %s: %s", shown, what, msg && *msg ? msg : "unknown error") < 0)
-        out[0] = '\0';
-    for (char *p = out; *p; p++)
-        if (*p == '\n')
-            *p = (p[1] ? ' ' : '\0');
-}
-
-/* Runs one statement with no parameters through the unnamed prepared
- * statement (every statement is prepared); its result, or NULL with the
- * message in err. */
-static PGresult *run(PGconn *conn, const char *sql, ExecStatusType want, const char *shown,
-                     char *err, size_t err_len)
-{
-    PGresult *res = PQprepare(conn, "", sql, 0, NULL);
-    if (PQresultStatus(res) == PGRES_COMMAND_OK) {
-        PQclear(res);
-        res = PQexecPrepared(conn, "", 0, NULL, NULL, NULL, 0);
-    }
-    if (PQresultStatus(res) != want) {
-        say_pg(err, err_len, shown, sql, PQerrorMessage(conn));
-        PQclear(res);
-        return NULL;
-    }
-    return res;
-}
-
-static int run_ok(PGconn *conn, const char *sql, const char *shown, char *err, size_t err_len)
-{
-    PGresult *res = run(conn, sql, PGRES_COMMAND_OK, shown, err, err_len);
-    PQclear(res);
-    return res ? 0 : -1;
-}
-
-static int prepare_all(PGconn *conn, const char *const (*list)[2], size_t n, const char *shown,
-                       char *err, size_t err_len)
-{
-    for (size_t i = 0; i < n; i++) {
-        PGresult *res = PQprepare(conn, list[i][0], list[i][1], 0, NULL);
-        int ok = PQresultStatus(res) == PGRES_COMMAND_OK;
-        PQclear(res);
-        if (!ok) {
-            say_pg(err, err_len, shown, list[i][0], PQerrorMessage(conn));
-            return -1;
-        }
-    }
-    return 0;
-}
-
-/* How long a connection attempt may take, unless the URL's connect_timeout
- * says otherwise: libpq's own connect never gives up on a server that
- * accepts and does not answer, and a stopping server must not wait on it. */
-#define CONNECT_TIMEOUT_MS 10000
-
-static long long monotonic_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/* The URL's connect_timeout in ms (libpq's non-blocking connect does not
- * apply it), or CONNECT_TIMEOUT_MS. */
-static long long connect_timeout_ms(PGconn *conn)
-{
-    long long ms = CONNECT_TIMEOUT_MS;
-    PQconninfoOption *opts = PQconninfo(conn);
-    for (PQconninfoOption *o = opts; o && o->keyword; o++)
-        if (strcmp(o->keyword, "connect_timeout") == 0 && o->val && atoi(o->val) > 0)
-            ms = atoi(o->val) * 1000LL;
-    PQconninfoFree(opts);
-    return ms;
-}
-
-/* Drives a connection started by PQconnectStart (or a reset started by
- * PQresetStart) to its end within the timeout, giving up early once *stop
- * (if given) is set: 0 once connected, else -1 with conn's message, or
- * the timeout's in why. */
-static int await_connection(PGconn *conn, int resetting, const atomic_int *stop, char *why,
-                            size_t why_len)
-{
-    long long timeout = connect_timeout_ms(conn), deadline = monotonic_ms() + timeout;
-    PostgresPollingStatusType st = PGRES_POLLING_WRITING;
-    why[0] = '\0';
-    if (PQstatus(conn) == CONNECTION_BAD)
-        return -1;
-    while (st != PGRES_POLLING_OK) {
-        if (st == PGRES_POLLING_FAILED)
-            return -1;
-        /* Each wait is short, so a stop is seen within a tenth of a second. */
-        struct pollfd pfd = {PQsocket(conn), st == PGRES_POLLING_READING ? POLLIN : POLLOUT, 0};
-        int ready = 0;
-        while (!ready) {
-            long long left = deadline - monotonic_ms();
-            if (stop && atomic_load(stop)) {
-                snprintf(why, why_len, "the server is stopping");
-                return -1;
-            }
-            if (left <= 0) {
-                snprintf(why, why_len, "no answer within %lld s", timeout / 1000);
-                return -1;
-            }
-            ready = poll(&pfd, 1, left < 100 ? (int)left : 100);
-            if (ready < 0 && errno != EINTR)
-                return -1;
-            ready = ready > 0;
-        }
-        st = resetting ? PQresetPoll(conn) : PQconnectPoll(conn);
-    }
-    return 0;
-}
-
-/* A new connection, bounded in time (await_connection), or NULL with the
- * message in err. */
-static PGconn *connect_to(const char *url, const char *shown, const atomic_int *stop, char *err,
-                          size_t err_len)
-{
-    char why[64];
-    PGconn *conn = PQconnectStart(url);
-    if (!conn) {
-        snprintf(err, err_len, "out of memory");
-        return NULL;
-    }
-    if (await_connection(conn, 0, stop, why, sizeof why) != 0) {
-        say_pg(err, err_len, shown, "cannot connect", why[0] ? why : PQerrorMessage(conn));
-        PQfinish(conn);
-        return NULL;
-    }
-    return conn;
-}
-
-/* Resets a broken connection, bounded in time as a new one; 0 or -1. */
-static int reconnect(PGconn *conn)
-{
-    char why[64];
-    return PQresetStart(conn) == 1 && await_connection(conn, 1, NULL, why, sizeof why) == 0
-               ? 0 : -1;
-}
-
-static void ignore_notice(void *arg, const char *message)
-{
-    (void)arg;
-    (void)message;
-}
-
 /* Creates the schema, or checks its version, under an advisory lock so that
  * servers starting together create it once. */
 static int migrate(struct pg_store *s, char *err, size_t err_len)
 {
     PGconn *c = s->wconn;
     const char *shown = s->shown;
-    if (run_ok(c, "BEGIN", shown, err, err_len) != 0)
+    if (pg_run_ok(c, "BEGIN", shown, err, err_len) != 0)
         return -1;
-    PGresult *res = run(c, "SELECT pg_advisory_xact_lock(7437431)", PGRES_TUPLES_OK, shown, err,
+    PGresult *res = pg_run(c, "SELECT pg_advisory_xact_lock(7437431)", PGRES_TUPLES_OK, shown, err,
                         err_len);
     PQclear(res);
     if (!res ||
-        run_ok(c, "CREATE TABLE IF NOT EXISTS ttt_schema (version integer NOT NULL)", shown, err,
+        pg_run_ok(c, "CREATE TABLE IF NOT EXISTS ttt_schema (version integer NOT NULL)", shown, err,
                err_len) != 0)
         goto fail;
-    res = run(c, "SELECT version FROM ttt_schema", PGRES_TUPLES_OK, shown, err, err_len);
+    res = pg_run(c, "SELECT version FROM ttt_schema", PGRES_TUPLES_OK, shown, err, err_len);
     if (!res)
         goto fail;
     long version = PQntuples(res) == 1 ? strtol(PQgetvalue(res, 0, 0), NULL, 10) : 0;
@@ -305,19 +156,19 @@ static int migrate(struct pg_store *s, char *err, size_t err_len)
     }
     if (version < 1) {
         for (size_t i = 0; i < sizeof schema_v1 / sizeof *schema_v1; i++)
-            if (run_ok(c, schema_v1[i], shown, err, err_len) != 0)
+            if (pg_run_ok(c, schema_v1[i], shown, err, err_len) != 0)
                 goto fail;
-        if (run_ok(c, "INSERT INTO ttt_schema VALUES (1)", shown, err, err_len) != 0)
+        if (pg_run_ok(c, "INSERT INTO ttt_schema VALUES (1)", shown, err, err_len) != 0)
             goto fail;
     }
     if (version < 2) {
         for (size_t i = 0; i < sizeof schema_v2 / sizeof *schema_v2; i++)
-            if (run_ok(c, schema_v2[i], shown, err, err_len) != 0)
+            if (pg_run_ok(c, schema_v2[i], shown, err, err_len) != 0)
                 goto fail;
-        if (run_ok(c, "UPDATE ttt_schema SET version = 2", shown, err, err_len) != 0)
+        if (pg_run_ok(c, "UPDATE ttt_schema SET version = 2", shown, err, err_len) != 0)
             goto fail;
     }
-    return run_ok(c, "COMMIT", shown, err, err_len);
+    return pg_run_ok(c, "COMMIT", shown, err, err_len);
 fail:
     PQclear(PQexec(c, "ROLLBACK"));
     return -1;
@@ -333,15 +184,15 @@ static int listen_connect(struct pg_store *s, int *said)
         s->lconn = NULL;
     }
     if (!s->lconn &&
-        !(s->lconn = connect_to(s->url, s->shown, &s->stop_listening, err, sizeof err))) {
+        !(s->lconn = pg_connect(s->url, s->shown, &s->stop_listening, err, sizeof err))) {
         if (!*said)
             fprintf(stderr, "ttt-server: listening for other servers' moves: %s; trying"
                     " again every second\n", err);
         *said = 1;
         return -1;
     }
-    PQsetNoticeProcessor(s->lconn, ignore_notice, NULL);
-    if (run_ok(s->lconn, "LISTEN " NOTICE_CHANNEL, s->shown, err, sizeof err) != 0) {
+    PQsetNoticeProcessor(s->lconn, pg_ignore_notice, NULL);
+    if (pg_run_ok(s->lconn, "LISTEN " NOTICE_CHANNEL, s->shown, err, sizeof err) != 0) {
         fprintf(stderr, "ttt-server: %s\n", err);
         PQfinish(s->lconn);
         s->lconn = NULL;
@@ -455,15 +306,15 @@ static struct store *pg_open(const char *url, int synchronous_full, int salvage,
         goto fail;
     }
     pthread_mutex_init(&s->rlock, NULL);
-    if (!(s->wconn = connect_to(url, s->shown, NULL, err, err_len)) ||
-        !(s->rconn = connect_to(url, s->shown, NULL, err, err_len)))
+    if (!(s->wconn = pg_connect(url, s->shown, NULL, err, err_len)) ||
+        !(s->rconn = pg_connect(url, s->shown, NULL, err, err_len)))
         goto fail;
-    PQsetNoticeProcessor(s->wconn, ignore_notice, NULL);
-    PQsetNoticeProcessor(s->rconn, ignore_notice, NULL);
+    PQsetNoticeProcessor(s->wconn, pg_ignore_notice, NULL);
+    PQsetNoticeProcessor(s->rconn, pg_ignore_notice, NULL);
     if (migrate(s, err, err_len) != 0 ||
-        prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown, err,
+        pg_prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown, err,
                     err_len) != 0 ||
-        prepare_all(s->rconn, read_statements, sizeof read_statements / sizeof *read_statements,
+        pg_prepare_all(s->rconn, read_statements, sizeof read_statements / sizeof *read_statements,
                     s->shown, err, err_len) != 0)
         goto fail;
     if (store_queue_start(&s->queue) != 0) {
@@ -495,7 +346,7 @@ static long exec_write(struct pg_store *s, const char *name, int n, const char *
     } else {
         const char *state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
         snprintf(sqlstate, 6, "%s", state ? state : "");
-        say_pg(error, cap, s->shown, name, PQerrorMessage(s->wconn));
+        pg_say(error, cap, s->shown, name, PQerrorMessage(s->wconn));
     }
     PQclear(res);
     return rows;
@@ -507,10 +358,10 @@ static void revive(struct pg_store *s, char *error, size_t cap)
 {
     if (PQstatus(s->wconn) == CONNECTION_OK)
         return;
-    if (reconnect(s->wconn) != 0)
+    if (pg_reconnect(s->wconn) != 0)
         return; /* the group fails and says why */
-    PQsetNoticeProcessor(s->wconn, ignore_notice, NULL);
-    prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown, error,
+    PQsetNoticeProcessor(s->wconn, pg_ignore_notice, NULL);
+    pg_prepare_all(s->wconn, statements, sizeof statements / sizeof *statements, s->shown, error,
                 cap);
 }
 
@@ -762,9 +613,9 @@ static PGresult *read_query(struct pg_store *s, const char *name, int n,
      * the last (PostgreSQL restarted) runs again on a new one. */
     for (int attempt = 0;; attempt++) {
         if (PQstatus(s->rconn) != CONNECTION_OK) {
-            if (reconnect(s->rconn) == 0) {
-                PQsetNoticeProcessor(s->rconn, ignore_notice, NULL);
-                prepare_all(s->rconn, read_statements,
+            if (pg_reconnect(s->rconn) == 0) {
+                PQsetNoticeProcessor(s->rconn, pg_ignore_notice, NULL);
+                pg_prepare_all(s->rconn, read_statements,
                             sizeof read_statements / sizeof *read_statements, s->shown, err,
                             err_len);
             }
@@ -772,7 +623,7 @@ static PGresult *read_query(struct pg_store *s, const char *name, int n,
         PGresult *res = PQexecPrepared(s->rconn, name, n, values, NULL, NULL, 0);
         if (PQresultStatus(res) == PGRES_TUPLES_OK)
             return res;
-        say_pg(err, err_len, s->shown, name, PQerrorMessage(s->rconn));
+        pg_say(err, err_len, s->shown, name, PQerrorMessage(s->rconn));
         PQclear(res);
         if (attempt == 1 || PQstatus(s->rconn) == CONNECTION_OK)
             return NULL;
@@ -789,7 +640,7 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
     pthread_mutex_lock(&s->rlock);
     /* Both scans read one snapshot: a game another server creates or ends
      * meanwhile is in both or in neither. */
-    PGresult *res = run_ok(s->rconn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", s->shown,
+    PGresult *res = pg_run_ok(s->rconn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", s->shown,
                            err, err_len) == 0
                     ? read_query(s, "scan_games", 0, NULL, err, err_len) : NULL;
     if (!res)
@@ -822,7 +673,7 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
     }
     PQclear(res);
     char ignored[256]; /* a read-only transaction: its end can lose nothing */
-    run_ok(s->rconn, "COMMIT", s->shown, ignored, sizeof ignored);
+    pg_run_ok(s->rconn, "COMMIT", s->shown, ignored, sizeof ignored);
     pthread_mutex_unlock(&s->rlock);
     return rc;
 }
