@@ -122,6 +122,7 @@ int clock_init(struct game_entry *entry, const struct store_game *g)
     if (!c->after)
         return -1;
     c->left_ms[0] = c->left_ms[1] = full_ms(&c->tc);
+    c->turn_start_ms = g->seated_ms; /* x's first-move window, once both seats are taken */
     return 0;
 }
 
@@ -165,9 +166,9 @@ static int awaits_first_move(const struct game_entry *entry)
 }
 
 /* When x's first move is due, or 0 if it is not awaited: the window began
- * at turn_start_ms (the game's creation, the join, or the server's start)
- * and lasts the smaller of x's time and 30 s, or a correspondence move's
- * days. */
+ * at turn_start_ms (when both seats were taken: the game's creation or the
+ * join, stored, so a restart resumes it) and lasts the smaller of x's time
+ * and 30 s, or a correspondence move's days. */
 static long long first_move_deadline(const struct game_entry *entry)
 {
     const struct game_clock *c = &entry->clock;
@@ -300,10 +301,11 @@ void clock_resume(struct manager *mgr, struct game_entry *entry, long long now)
     struct game_clock *c = &entry->clock;
     if (!has_clock(entry) || ttt_state(entry->game) != TTT_IN_PROGRESS)
         return;
-    /* The turn ran from its last event until the server's last stored
-     * event (of any game) at least; what came after is not charged. */
-    long long charged = entry->events > 0 && c->turn_start_ms > 0 &&
-                        mgr->alive_ms > c->turn_start_ms ? mgr->alive_ms - c->turn_start_ms : 0;
+    /* The turn ran from its last event (before the first move, x's window
+     * from the seating) until the server's last stored write (of any game)
+     * at least; what came after is not charged. */
+    long long charged = c->turn_start_ms > 0 && mgr->alive_ms > c->turn_start_ms
+                        ? mgr->alive_ms - c->turn_start_ms : 0;
     c->turn_start_ms = now - charged;
     file_clock(mgr, entry);
 }
@@ -313,8 +315,9 @@ void clock_loaded(struct manager *mgr, struct game_entry *entry, long long now)
     if (!has_clock(entry) || ttt_state(entry->game) != TTT_IN_PROGRESS)
         return;
     /* The turn runs from its last stored event (another server's clock ran
-     * meanwhile); x's first-move window, untold, opens whole from now. */
-    if (entry->events == 0)
+     * meanwhile); x's first-move window from the stored seating, or, untold
+     * (a game stored before it was kept), whole from now. */
+    if (entry->events == 0 && entry->clock.turn_start_ms <= 0)
         entry->clock.turn_start_ms = now;
     file_clock(mgr, entry);
 }

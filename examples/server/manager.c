@@ -636,6 +636,9 @@ struct reply game_create_with(struct manager *mgr, struct store_game *gp,
     g.clock_initial_s = tc ? tc->initial_s : 0;
     g.clock_increment_s = tc ? tc->increment_s : 0;
     g.clock_days_per_move = tc ? tc->days_per_move : 0;
+    /* Both seats are taken now, unless a rated game's o waits for its
+     * account (rated.c names it at the join). */
+    g.seated_ms = g.rated && !g.name[1][0] ? 0 : wall_ms();
     for (int s = 0; s < 2; s++) {
         g.token[s][0] = '\0';
         if (kind_from_name(g.kind[s]) == SEAT_HUMAN)

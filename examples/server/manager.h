@@ -95,7 +95,8 @@ struct manager {
     int timer_ends;           /* ended games filed since the thread last sorted them */
     int timer_stopping, timer_started;
     pthread_t timer_thread;
-    long long alive_ms;       /* at load: the latest stored event's time (see clock_resume) */
+    long long alive_ms;       /* at load: the latest stored event's or seating's time
+                               * (see clock_resume) */
 };
 
 /* view.c */
@@ -147,8 +148,9 @@ void clock_free(struct game_entry *entry);
 /* Records a replayed or caught-up log entry's times. */
 void clock_replayed(struct game_entry *entry, const struct store_event *ev);
 /* Starts the clock of a new game, or resumes a loaded one (time from its
- * last event to mgr->alive_ms is charged; the time after, when the server
- * was down, is not), and files its deadline. */
+ * last event, or before the first move from the seating, to mgr->alive_ms
+ * is charged; the time after, when the server was down, is not), and
+ * files its deadline. */
 void clock_resume(struct manager *mgr, struct game_entry *entry, long long now);
 /* A game in progress loaded on demand (a shared store: another server
  * created it or moved in it): its clock runs from its last stored event

@@ -49,6 +49,9 @@ static int load_game(void *user, const struct store_game *g)
         snprintf(st->err, st->err_len, "out of memory");
         return -1;
     }
+    /* Its seating was a stored write: the server was up then. */
+    if (g->seated_ms > st->mgr->alive_ms)
+        st->mgr->alive_ms = g->seated_ms;
     st->games++;
     return 0;
 }

@@ -101,17 +101,18 @@ struct reply rated_join(struct server *srv, struct MHD_Connection *conn,
     /* The game's lock spans the change, so a reader sees the name and the
      * seat together. */
     pthread_mutex_lock(&entry->lock);
+    long long now = wall_ms();
     int rc = accounts_rated_join(srv->accounts, entry->id, &a);
     /* The name goes into the game's stored row (a restart, or another
      * server on a shared store, reads the o seat's account from it) before
      * the game shows it. */
-    if (rc == 0 && (store_join(srv->mgr->store, entry->id, a.name) != STORE_OK ||
+    if (rc == 0 && (store_join(srv->mgr->store, entry->id, a.name, now) != STORE_OK ||
                     ttt_game_set_name(entry->game, TTT_O, a.name, strlen(a.name)) != TTT_OK)) {
         accounts_rated_leave(srv->accounts, entry->id, a.id);
         rc = -1;
     }
     if (rc == 0)
-        clock_seated(srv->mgr, entry, wall_ms());
+        clock_seated(srv->mgr, entry, now);
     pthread_mutex_unlock(&entry->lock);
     switch (rc) {
     case 0:

@@ -184,9 +184,10 @@ int store_add_event(struct store *store, const char *game_id, const struct store
     return store->ops->add_event(store, game_id, event, finished);
 }
 
-int store_join(struct store *store, const char *game_id, const char *o_name)
+int store_join(struct store *store, const char *game_id, const char *o_name,
+               long long seated_ms)
 {
-    return store->ops->join(store, game_id, o_name);
+    return store->ops->join(store, game_id, o_name, seated_ms);
 }
 
 int store_add_finished(struct store *store, const struct store_finished *games, size_t count)

@@ -35,6 +35,10 @@ struct store_game {
     /* The time control, all 0 for none: Fischer (initial_s, increment_s) or
      * correspondence (days_per_move). */
     int clock_initial_s, clock_increment_s, clock_days_per_move;
+    /* Wall clock (Unix ms) when both seats were taken, which opens x's
+     * first-move window: at the creation, or a rated game's join; 0 while
+     * o is open, or unknown (a game stored before it was kept). */
+    long long seated_ms;
 };
 
 /* One entry of a game's log: a move (cell = row * width + col) or an ending
@@ -107,10 +111,11 @@ int store_add_game(struct store *store, const struct store_game *game);
 int store_add_event(struct store *store, const char *game_id,
                     const struct store_event *event, const struct store_finished *finished);
 /* The open o seat of a game in progress taken by an account (a rated
- * game's join): the game's stored o name becomes o_name, so a restart
- * restores it. STORE_OK, or STORE_FAILED having changed nothing (no such
- * game among the stored ones). */
-int store_join(struct store *store, const char *game_id, const char *o_name);
+ * game's join) at seated_ms: the game's stored o name and seated_ms
+ * become these, so a restart restores both. STORE_OK, or STORE_FAILED
+ * having changed nothing (no such game among the stored ones). */
+int store_join(struct store *store, const char *game_id, const char *o_name,
+               long long seated_ms);
 /* Finished games the store has only as logs (a file from before version 3):
  * kept as finished games, in one transaction; those it has are left. */
 int store_add_finished(struct store *store, const struct store_finished *games,

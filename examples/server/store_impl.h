@@ -12,7 +12,8 @@ struct store_ops {
     int (*add_game)(struct store *store, const struct store_game *game);
     int (*add_event)(struct store *store, const char *game_id, const struct store_event *event,
                      const struct store_finished *finished);
-    int (*join)(struct store *store, const char *game_id, const char *o_name);
+    int (*join)(struct store *store, const char *game_id, const char *o_name,
+                long long seated_ms);
     int (*add_finished)(struct store *store, const struct store_finished *games, size_t count);
     int (*load)(struct store *store, store_game_fn on_game, store_event_fn on_event, void *user,
                 long *skipped, char *err, size_t err_len);

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_SCHEMA_VERSION 2
+#define PG_SCHEMA_VERSION 3
 
 /* Writes go through one connection, used by the queue's writer thread
  * alone: it commits every write that arrived while the last commit was in
@@ -71,6 +71,12 @@ static const char *const schema_v2[] = {
     " ADD COLUMN o_clock_ms bigint NOT NULL DEFAULT -1",
 };
 
+/* Version 3 keeps when both seats of a game were taken (0: o still open,
+ * or a game stored before), so a restart resumes x's first-move window. */
+static const char *const schema_v3[] = {
+    "ALTER TABLE ttt_games ADD COLUMN seated_ms bigint NOT NULL DEFAULT 0",
+};
+
 #define NOTICE_CHANNEL "ttt_events"
 
 #define GAME_COLUMNS                                                                           \
@@ -84,8 +90,9 @@ static const char *const statements[][2] = {
     /* A row already there (another server's) is not an error, which would
      * abort the transaction and so every write of the group: it inserts
      * nothing, which the count of rows tells. */
-    {"add_game", "INSERT INTO ttt_games (" GAME_COLUMNS ") VALUES ($1, $2, $3, $4, $5, $6, $7,"
-                 " $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)"
+    {"add_game", "INSERT INTO ttt_games (" GAME_COLUMNS ", seated_ms) VALUES ($1, $2, $3, $4,"
+                 " $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,"
+                 " $21)"
                  " ON CONFLICT (id) DO NOTHING"},
     /* Each event stored is told to every server LISTENing, once committed
      * (NOTIFY's payload: "game_id seq"; the event itself is read from the
@@ -98,7 +105,7 @@ static const char *const statements[][2] = {
                      " VALUES ($1, $2, $3, $4)"},
     {"add_finished_old", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                          " VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING"},
-    {"join", "UPDATE ttt_games SET o_name = $2 WHERE id = $1"},
+    {"join", "UPDATE ttt_games SET o_name = $2, seated_ms = $3 WHERE id = $1"},
     {"begin", "BEGIN"},
     {"commit", "COMMIT"},
     {"rollback", "ROLLBACK"},
@@ -107,7 +114,7 @@ static const char *const statements[][2] = {
     {"release", "RELEASE SAVEPOINT one"},
 };
 static const char *const read_statements[][2] = {
-    {"scan_games", "SELECT " GAME_COLUMNS " FROM ttt_games g"
+    {"scan_games", "SELECT " GAME_COLUMNS ", seated_ms FROM ttt_games g"
                    " WHERE NOT EXISTS (SELECT 1 FROM ttt_finished f WHERE f.id = g.id)"
                    " ORDER BY pos"},
     {"scan_moves", "SELECT game_id, " EVENT_COLUMNS " FROM ttt_moves m"
@@ -115,7 +122,7 @@ static const char *const read_statements[][2] = {
                    " ORDER BY pos"},
     {"load_finished", "SELECT " GAME_COLUMNS ", f.finish_order, f.state, f.log"
                       " FROM ttt_finished f JOIN ttt_games g USING (id) WHERE id = $1"},
-    {"load_game", "SELECT " GAME_COLUMNS " FROM ttt_games WHERE id = $1"},
+    {"load_game", "SELECT " GAME_COLUMNS ", seated_ms FROM ttt_games WHERE id = $1"},
     {"load_log", "SELECT " EVENT_COLUMNS " FROM ttt_moves"
                  " WHERE game_id = $1 AND seq >= $2 ORDER BY seq"},
     {"load_results", "SELECT id, f.finish_order, g.rated, g.x_name, g.o_name, f.state,"
@@ -166,6 +173,13 @@ static int migrate(struct pg_store *s, char *err, size_t err_len)
             if (pg_run_ok(c, schema_v2[i], shown, err, err_len) != 0)
                 goto fail;
         if (pg_run_ok(c, "UPDATE ttt_schema SET version = 2", shown, err, err_len) != 0)
+            goto fail;
+    }
+    if (version < 3) {
+        for (size_t i = 0; i < sizeof schema_v3 / sizeof *schema_v3; i++)
+            if (pg_run_ok(c, schema_v3[i], shown, err, err_len) != 0)
+                goto fail;
+        if (pg_run_ok(c, "UPDATE ttt_schema SET version = 3", shown, err, err_len) != 0)
             goto fail;
     }
     return pg_run_ok(c, "COMMIT", shown, err, err_len);
@@ -365,8 +379,10 @@ static void revive(struct pg_store *s, char *error, size_t cap)
                 cap);
 }
 
-static void game_values(const struct store_game *g, char buf[16][24], const char *v[20])
+static void game_values(const struct store_game *g, char buf[16][24], const char *v[21])
 {
+    snprintf(buf[13], sizeof buf[13], "%lld", g->seated_ms);
+    v[20] = buf[13];
     int ints[] = {g->width, g->height, g->k, g->gravity, g->misere, g->early_draw, g->ply_limit,
                   g->rated};
     int clock[] = {g->clock_initial_s, g->clock_increment_s, g->clock_days_per_move};
@@ -449,10 +465,11 @@ static int add_event_rows(struct pg_store *s, struct store_write *w, char *error
 static int run_one(struct pg_store *s, struct store_write *w, char *error, size_t cap)
 {
     char buf[16][24], sqlstate[6];
-    const char *v[20];
+    const char *v[21];
     if (w->join_name) {
-        const char *join[] = {w->game_id, w->join_name};
-        long rows = exec_write(s, "join", 2, join, error, cap, sqlstate);
+        snprintf(buf[0], sizeof buf[0], "%lld", w->seated_ms);
+        const char *join[] = {w->game_id, w->join_name, buf[0]};
+        long rows = exec_write(s, "join", 3, join, error, cap, sqlstate);
         if (rows < 0)
             return WRITE_ABORTED;
         if (rows == 0)
@@ -462,7 +479,7 @@ static int run_one(struct pg_store *s, struct store_write *w, char *error, size_
     }
     if (w->game) {
         game_values(w->game, buf, v);
-        long rows = exec_write(s, "add_game", 20, v, error, cap, sqlstate);
+        long rows = exec_write(s, "add_game", 21, v, error, cap, sqlstate);
         if (rows < 0)
             return WRITE_ABORTED;
         w->result = rows == 0 ? STORE_CONFLICT : STORE_OK;
@@ -526,9 +543,10 @@ static int pg_add_event(struct store *base, const char *game_id, const struct st
     return store_queue_submit(&((struct pg_store *)base)->queue, &w);
 }
 
-static int pg_join(struct store *base, const char *game_id, const char *o_name)
+static int pg_join(struct store *base, const char *game_id, const char *o_name,
+                   long long seated_ms)
 {
-    struct store_write w = {.game_id = game_id, .join_name = o_name};
+    struct store_write w = {.game_id = game_id, .join_name = o_name, .seated_ms = seated_ms};
     return store_queue_submit(&((struct pg_store *)base)->queue, &w);
 }
 
@@ -647,7 +665,7 @@ static int pg_load(struct store *base, store_game_fn on_game, store_event_fn on_
         rc = -1;
     for (int r = 0; res && rc == 0 && r < PQntuples(res); r++) {
         struct store_game g;
-        if (read_game(res, r, &g) != 0) {
+        if (read_game(res, r, &g) != 0 || int_at(res, r, 20, 0, LLONG_MAX, &g.seated_ms) != 0) {
             snprintf(err, err_len, "%s: ttt_games row %d (id %.40s) holds a bad value",
                      s->shown, r + 1, PQgetvalue(res, r, 0));
             rc = -1;
@@ -694,7 +712,8 @@ static int load_in_progress(struct pg_store *s, const char *id, store_game_fn on
         return -1;
     struct store_game g;
     int rc = PQntuples(res) == 0 ? 0 : 1;
-    if (rc == 1 && read_game(res, 0, &g) != 0) {
+    if (rc == 1 && (read_game(res, 0, &g) != 0 ||
+                    int_at(res, 0, 20, 0, LLONG_MAX, &g.seated_ms) != 0)) {
         snprintf(err, err_len, "%s: the game %.24s holds a bad value", s->shown, id);
         rc = -1;
     }

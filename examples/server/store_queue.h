@@ -13,6 +13,7 @@ struct store_write {
     const struct store_game *game;   /* a game to add, or */
     const char *game_id;             /* an event of this game, or its join */
     const char *join_name;           /* the o seat's name (store_join) */
+    long long seated_ms;             /* with join_name */
     const struct store_event *event;
     const struct store_finished *finished; /* with it, or alone: games ending */
     size_t finished_count;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SCHEMA_VERSION 4
+#define SCHEMA_VERSION 5
 
 static const char *const schema_v2 =
     "CREATE TABLE games ("
@@ -71,6 +71,11 @@ static const char *const schema_v4 =
     "ALTER TABLE moves ADD COLUMN x_clock_ms INTEGER NOT NULL DEFAULT -1;"
     "ALTER TABLE moves ADD COLUMN o_clock_ms INTEGER NOT NULL DEFAULT -1;";
 
+/* Version 5 keeps when both seats of a game were taken (0: o still open,
+ * or a game stored before), so a restart resumes x's first-move window. */
+static const char *const schema_v5 =
+    "ALTER TABLE games ADD COLUMN seated_ms INTEGER NOT NULL DEFAULT 0;";
+
 /* Binds a store_game's 20 columns from parameter first on. */
 static int bind_game(sqlite3_stmt *st, int first, const struct store_game *g)
 {
@@ -132,15 +137,17 @@ static int run_one(struct sqlite_store *store, const struct store_write *p, char
     if (p->join_name) {
         sqlite3_stmt *st = store->join_game;
         int bound = sqlite3_bind_text(st, 1, p->join_name, -1, SQLITE_STATIC);
-        bound |= sqlite3_bind_text(st, 2, p->game_id, -1, SQLITE_STATIC);
+        bound |= sqlite3_bind_int64(st, 2, p->seated_ms);
+        bound |= sqlite3_bind_text(st, 3, p->game_id, -1, SQLITE_STATIC);
         rc = step_once(store, st, bound, error, cap, &ext);
         if (rc == SQLITE_DONE && sqlite3_changes(store->db) != 1) {
             snprintf(error, cap, "no game %s to join", p->game_id);
             return STORE_FAILED;
         }
     } else if (p->game) {
-        rc = step_once(store, store->insert_game, bind_game(store->insert_game, 1, p->game),
-                       error, cap, &ext);
+        int bound = bind_game(store->insert_game, 1, p->game);
+        bound |= sqlite3_bind_int64(store->insert_game, 21, p->game->seated_ms);
+        rc = step_once(store, store->insert_game, bound, error, cap, &ext);
     } else if (!p->event) {
         for (size_t i = 0; rc == SQLITE_DONE && i < p->finished_count; i++)
             rc = insert_finished(store, &p->finished[i], error, cap, &ext);
@@ -212,9 +219,10 @@ static int sqlite_add_event(struct sqlite_store *store, const char *game_id,
     return store_queue_submit(&store->queue, &w);
 }
 
-static int sqlite_join(struct sqlite_store *store, const char *game_id, const char *o_name)
+static int sqlite_join(struct sqlite_store *store, const char *game_id, const char *o_name,
+                       long long seated_ms)
 {
-    struct store_write w = {.game_id = game_id, .join_name = o_name};
+    struct store_write w = {.game_id = game_id, .join_name = o_name, .seated_ms = seated_ms};
     return store_queue_submit(&store->queue, &w);
 }
 
@@ -290,11 +298,15 @@ static int migrate(struct sqlite_store *store, char *err, size_t err_len)
         ok = exec_or_say(db, store->path, "creating the table of finished games", schema_v3,
                          err, err_len) == 0;
     /* Version 4's clock columns: the rows before it have no clock. */
-    if (ok)
+    if (ok && version < 4)
         ok = exec_or_say(db, store->path, "adding the clock columns", schema_v4, err,
                          err_len) == 0;
+    /* Version 5's seating time: 0 (unknown) on the rows before it. */
     if (ok)
-        ok = exec_or_say(db, store->path, "migrating", "PRAGMA user_version = 4; COMMIT", err,
+        ok = exec_or_say(db, store->path, "adding the seating time", schema_v5, err,
+                         err_len) == 0;
+    if (ok)
+        ok = exec_or_say(db, store->path, "migrating", "PRAGMA user_version = 5; COMMIT", err,
                          err_len) == 0;
     if (!ok) {
         sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
@@ -439,8 +451,8 @@ static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, 
     if (sqlite3_prepare_v2(store->db,
             "INSERT INTO games (id, width, height, k, gravity, misere, early_draw,"
             " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name,"
-            " x_token, o_token, clock_initial_s, clock_increment_s, clock_days_per_move)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " x_token, o_token, clock_initial_s, clock_increment_s, clock_days_per_move,"
+            " seated_ms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             -1, &store->insert_game, NULL) != SQLITE_OK ||
         sqlite3_prepare_v2(store->db,
             "INSERT INTO moves (game_id, seq, kind, mark, cell, finish_order, at_ms,"
@@ -451,7 +463,7 @@ static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, 
             " o_token, clock_initial_s, clock_increment_s, clock_days_per_move, finish_order,"
             " state, log) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             -1, &store->insert_finished, NULL) != SQLITE_OK ||
-        sqlite3_prepare_v2(store->db, "UPDATE games SET o_name = ? WHERE id = ?", -1,
+        sqlite3_prepare_v2(store->db, "UPDATE games SET o_name = ?, seated_ms = ? WHERE id = ?", -1,
                            &store->join_game, NULL) != SQLITE_OK) {
         snprintf(err, err_len, "%s: preparing statements: %s", path, sqlite3_errmsg(store->db));
         goto fail;
@@ -514,9 +526,10 @@ static int op_add_event(struct store *s, const char *game_id, const struct store
 {
     return sqlite_add_event(SQ(s), game_id, event, finished);
 }
-static int op_join(struct store *s, const char *game_id, const char *o_name)
+static int op_join(struct store *s, const char *game_id, const char *o_name,
+                   long long seated_ms)
 {
-    return sqlite_join(SQ(s), game_id, o_name);
+    return sqlite_join(SQ(s), game_id, o_name, seated_ms);
 }
 static int op_add_finished(struct store *s, const struct store_finished *games, size_t count)
 {

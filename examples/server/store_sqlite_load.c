@@ -11,7 +11,7 @@
 static const char *const scan_games_sql =
     "SELECT rowid, id, width, height, k, gravity, misere, early_draw, ply_limit, rated,"
     " x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token, o_token,"
-    " clock_initial_s, clock_increment_s, clock_days_per_move FROM games"
+    " clock_initial_s, clock_increment_s, clock_days_per_move, seated_ms FROM games"
     " WHERE rowid > ?1 AND id NOT IN (SELECT id FROM finished) ORDER BY rowid";
 static const char *const scan_moves_sql =
     "SELECT rowid, game_id, seq, kind, mark, cell, finish_order, at_ms, x_clock_ms,"
@@ -160,6 +160,8 @@ static int games_row(struct scan *sc, sqlite3_stmt *st, long long rowid)
 {
     struct store_game g;
     int col = read_game(st, 1, &g);
+    if (col < 0 && column_int(st, 21, 0, LLONG_MAX, &g.seated_ms) != 0)
+        col = 21;
     if (col >= 0) {
         char why[200];
         say_column(why, sizeof why, "games", rowid, st, col);

@@ -478,7 +478,7 @@ def test_a_version_1_database_is_migrated(tmp_path):
                           json={"ply": 1, "cell": "a1"}).status_code == 200
         assert srv.stop() == 0
         con = sqlite3.connect(db)
-        assert con.execute("PRAGMA user_version").fetchone() == (4,)
+        assert con.execute("PRAGMA user_version").fetchone() == (5,)
         assert con.execute("SELECT count(*) FROM moves").fetchone() == (10,)
         con.close()
     finally:

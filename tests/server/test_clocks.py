@@ -1,5 +1,6 @@
 """test_clocks.py - game clocks: flag falls decided by the server alone, x's first move due in time, increments, correspondence days, clocks across a restart, draws on time, hostile time controls."""
 import json
+import sqlite3
 import time
 
 import httpx
@@ -250,6 +251,50 @@ def test_a_rated_game_waits_for_its_second_account_then_x_must_move(tmp_path):
             assert (got["state"], got["ending"], got["ply"]) == ("o_won", "time", 0)
             rows = {p["name"]: p["rating"] for p in c.get("/api/players").json()["players"]}
             assert rows["Bob"] > 1500 > rows["Ana"]
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+
+
+def test_a_restart_resumes_the_first_move_window(tmp_path):
+    """When both seats were taken is stored with the game: at start x's
+    first-move window is charged from then up to the server's last stored
+    write, not opened again whole."""
+    db = tmp_path / "games.db"
+    srv = Server(db, *FAST_ARGON2).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            heads = two_accounts(c)
+            rated = []
+            for _ in range(2):
+                r = c.post("/api/games", headers=heads["Ana"], json={
+                    "game": "tictactoe", "rated": True, "days_per_move": 1})
+                rated.append(r.json()["id"])
+                assert c.post(f"/api/games/{rated[-1]}/join",
+                              headers=heads["Bob"]).status_code == 200
+            guest = new_game(c, days_per_move=1)["id"]
+            other = new_game(c)
+            assert move(c, other, "x", 0, "a1").status_code == 200  # the last write
+        assert srv.stop() == 0
+        # As if the first rated game and the guest game had been seated two
+        # days before that last write: their one-day windows are spent.
+        con = sqlite3.connect(db)
+        with con:
+            changed = con.execute("UPDATE games SET seated_ms = seated_ms - ?"
+                                  " WHERE id IN (?, ?) AND seated_ms > 0",
+                                  (2 * DAY_MS, rated[0], guest)).rowcount
+        con.close()
+        assert changed == 2
+        srv.start()
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            for gid in (rated[0], guest):
+                got = wait_over(c, gid)
+                assert (got["state"], got["ending"], got["ply"]) == ("o_won", "time", 0)
+            kept = c.get(f"/api/games/{rated[1]}").json()
+            assert kept["state"] == "in_progress"
+            assert kept["players"]["o"] == {"name": "Bob", "kind": "human"}
+            assert c.post(f"/api/games/{rated[1]}/moves", headers=heads["Ana"],
+                          json={"ply": 0, "cell": "b2"}).status_code == 200
         assert srv.stop() == 0
     finally:
         srv.kill()
