@@ -417,6 +417,12 @@ void clock_text(struct text *t, const struct game_entry *entry, const ttt_game *
         clock_members(t, c, mark == TTT_X ? left : c->left_ms[0],
                       mark == TTT_O ? left : c->left_ms[1],
                       clock_runs(entry) ? mark : TTT_EMPTY);
+        /* While x's first move is awaited: the time left for it. */
+        long long due = entry->events == 0 ? first_move_deadline(entry) : 0;
+        if (due != 0) {
+            text_str(t, ",\"first_move_ms\":");
+            text_int(t, due > now ? due - now : 0);
+        }
     } else if (events > 0 && events <= c->after_cap) {
         /* A finished game, or an earlier ply: as it stood after that entry. */
         const long long *after = c->after[events - 1];

@@ -285,6 +285,12 @@ def test_a_restart_resumes_the_first_move_window(tmp_path):
                                   (2 * DAY_MS, rated[0], guest)).rowcount
         con.close()
         assert changed == 2
+        # The second rated game as if seated half a day before.
+        con = sqlite3.connect(db)
+        with con:
+            con.execute("UPDATE games SET seated_ms = seated_ms - ? WHERE id = ?",
+                        (DAY_MS // 2, rated[1]))
+        con.close()
         srv.start()
         with httpx.Client(base_url=srv.url, timeout=30) as c:
             for gid in (rated[0], guest):
@@ -292,9 +298,36 @@ def test_a_restart_resumes_the_first_move_window(tmp_path):
                 assert (got["state"], got["ending"], got["ply"]) == ("o_won", "time", 0)
             kept = c.get(f"/api/games/{rated[1]}").json()
             assert kept["state"] == "in_progress"
+            assert 0 < kept["first_move_ms"] <= DAY_MS // 2
             assert kept["players"]["o"] == {"name": "Bob", "kind": "human"}
             assert c.post(f"/api/games/{rated[1]}/moves", headers=heads["Ana"],
                           json={"ply": 0, "cell": "b2"}).status_code == 200
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+
+
+def test_the_state_shows_the_time_left_for_x_first_move(tmp_path):
+    srv = Server(tmp_path / "games.db", *FAST_ARGON2).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            g = new_game(c, days_per_move=1)
+            assert 0 < g["game"]["first_move_ms"] <= DAY_MS
+            assert 0 < c.get(f"/api/games/{g['id']}").json()["first_move_ms"] <= DAY_MS
+            r = move(c, g, "x", 0, "b2")
+            assert r.status_code == 200 and "first_move_ms" not in r.json()
+            assert "first_move_ms" not in c.get(f"/api/games/{g['id']}").json()
+            # No window: without a clock, with a bot for x, and while a rated
+            # game waits for its second account.
+            assert "first_move_ms" not in new_game(c)["game"]
+            bot = new_game(c, days_per_move=1, x={"kind": "random"})
+            assert "first_move_ms" not in bot["game"]
+            heads = two_accounts(c)
+            r = c.post("/api/games", headers=heads["Ana"], json={
+                "game": "tictactoe", "rated": True, "days_per_move": 1})
+            assert "first_move_ms" not in r.json()["game"]
+            r = c.post(f"/api/games/{r.json()['id']}/join", headers=heads["Bob"])
+            assert r.status_code == 200 and 0 < r.json()["first_move_ms"] <= DAY_MS
         assert srv.stop() == 0
     finally:
         srv.kill()
