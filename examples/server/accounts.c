@@ -480,6 +480,7 @@ int accounts_session(struct accounts *acc, const char *token, size_t len, struct
             out->id = sqlite3_column_int64(st, 0);
             snprintf(out->name, sizeof out->name, "%s", (const char *)sqlite3_column_text(st, 1));
             out->expires = sqlite3_column_int64(st, 2);
+            memcpy(out->session, hash, sizeof out->session);
             found = out->expires > now ? 1 : -1;
         }
     }

@@ -38,6 +38,7 @@ struct account {
     long long id;
     char name[ACCOUNT_NAME_MAX + 1];
     long long expires; /* the session's end, Unix seconds */
+    char session[65];  /* the session's key (its token's hash), never shown */
 };
 
 /* The account of a session token (sent as Authorization: Bearer or the

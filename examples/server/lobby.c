@@ -409,6 +409,12 @@ struct lobby_stream {
     struct lobby *lb;
     struct addr_key addr;
     struct mailbox *box;  /* an account's stream, or NULL: the lobby's */
+    /* An account's stream lasts as long as the session it was opened with:
+     * its key and its end (Unix seconds); ended once it logged out. */
+    char session[65];
+    long long expires;
+    int ended;
+    struct lobby_stream *next_account_stream;
     long long cursor;     /* the next event's sequence number */
     int snapshot_due;     /* the lobby's: the list of seeks comes next */
     char *pending;
@@ -449,6 +455,12 @@ static char *next_event(struct lobby_stream *s)
     return NULL;
 }
 
+/* With lb->lock: whether s is an account's stream whose session is over. */
+static int session_over(const struct lobby_stream *s)
+{
+    return s->box && (s->ended || (long long)time(NULL) >= s->expires);
+}
+
 static ssize_t lobby_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
     struct lobby_stream *s = cls;
@@ -461,7 +473,8 @@ static ssize_t lobby_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         pthread_mutex_lock(&lb->lock);
         /* Up to keepalive one-second waits, then a comment line (as the
          * game streams do). */
-        for (unsigned i = 0; !lb->stopping && !s->pending && i < lb->srv->keepalive; i++) {
+        for (unsigned i = 0; !lb->stopping && !session_over(s) && !s->pending &&
+                             i < lb->srv->keepalive; i++) {
             s->pending = next_event(s);
             if (!s->pending) {
                 struct timespec until;
@@ -471,7 +484,7 @@ static ssize_t lobby_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
                 s->pending = next_event(s);
             }
         }
-        int stopping = lb->stopping;
+        int stopping = lb->stopping || session_over(s);
         pthread_mutex_unlock(&lb->lock);
         if (stopping && !s->pending)
             return MHD_CONTENT_READER_END_OF_STREAM;
@@ -496,6 +509,10 @@ static void lobby_stream_free(void *cls)
         pthread_mutex_lock(&s->lb->lock);
         if (--s->box->streams == 0)
             s->box->idle_since = lobby_now();
+        struct lobby_stream **at = &s->lb->account_streams;
+        while (*at != s)
+            at = &(*at)->next_account_stream;
+        *at = s->next_account_stream;
         pthread_mutex_unlock(&s->lb->lock);
     }
     stream_close(s->lb->srv, &s->addr);
@@ -522,6 +539,10 @@ static enum MHD_Result open_stream(struct lobby *lb, struct MHD_Connection *conn
         s->box = lobby_mailbox(lb, me->id, lobby_now());
         if (s->box) {
             s->box->streams++;
+            memcpy(s->session, me->session, sizeof s->session);
+            s->expires = me->expires;
+            s->next_account_stream = lb->account_streams;
+            lb->account_streams = s;
             /* Resumed after the last event seen, else from the first one
              * no stream has read. */
             const char *last = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
@@ -650,6 +671,11 @@ void lobby_logout(struct server *srv, struct MHD_Connection *conn)
         else
             i++;
     lobby_pool_leave(lb, me.id);
+    /* The streams opened with this session end (within a wait). */
+    for (struct lobby_stream *s = lb->account_streams; s; s = s->next_account_stream)
+        if (strcmp(s->session, me.session) == 0)
+            s->ended = 1;
+    pthread_cond_broadcast(&lb->changed);
     pthread_mutex_unlock(&lb->lock);
 }
 

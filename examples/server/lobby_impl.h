@@ -56,6 +56,7 @@ struct lobby {
     size_t box_count;
     struct waiter pool[POOL_MAX]; /* oldest first */
     size_t pool_count;
+    struct lobby_stream *account_streams; /* open, listed by next_account_stream */
 };
 
 long long lobby_now(void); /* monotonic seconds */

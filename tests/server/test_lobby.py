@@ -331,3 +331,58 @@ def test_a_seek_with_a_clock_starts_a_clocked_game(srv, c):
         told = a_events.next("game_started")
     game = c.get(f"/api/games/{told['game']}").json()
     assert game["clock"] == control
+
+
+def stream_ends(events, seconds=60):
+    """Whether the stream ends within seconds (keep-alive comments come
+    meanwhile, so the check is reached)."""
+    deadline = time.monotonic() + seconds
+    for _ in events.lines:
+        if time.monotonic() > deadline:
+            return False
+    return True
+
+
+def test_account_streams_end_with_their_session(srv, c):
+    ana, bob = session(c, "Ana"), session(c, "Bob")
+    r = c.post("/api/sessions", json={"name": "Ana", "password": "pass words"})
+    c.cookies.clear()
+    ana_too = {"Authorization": "Bearer " + r.json()["token"]}
+    with Events(srv.url + "/api/account/events", ana) as mine, \
+            Events(srv.url + "/api/account/events", ana_too) as other:
+        assert c.delete("/api/sessions/current", headers=ana).status_code == 200
+        assert stream_ends(mine)
+        # The account's other session keeps its stream.
+        seek = c.post("/api/seeks", json={"game": "tictactoe"}, headers=bob).json()
+        assert c.post(f"/api/seeks/{seek['id']}/accept", headers=ana_too).status_code == 201
+        assert other.next("game_started")["opponent"] == "Bob"
+
+
+def test_an_account_stream_ends_when_its_session_expires(tmp_path):
+    s = start(tmp_path, "--session-lifetime", "2")
+    try:
+        with httpx.Client(base_url=s.url, timeout=30) as c:
+            body = {"name": "Ana", "password": "pass words"}
+            assert c.post("/api/accounts", json=body).status_code == 201
+            # A session may expire before its stream opens on a slow
+            # machine: a new login is tried then.
+            for _ in range(20):
+                r = c.post("/api/sessions", json=body)
+                c.cookies.clear()
+                head = {"Authorization": "Bearer " + r.json()["token"]}
+                events = Events(s.url + "/api/account/events", head)
+                try:
+                    events.resp = events.cm.__enter__()
+                    if events.resp.status_code == 200:
+                        events.lines = events.resp.iter_lines()
+                        assert stream_ends(events)
+                        break
+                    assert events.resp.status_code == 401
+                finally:
+                    events.__exit__(None, None, None)
+            else:
+                raise AssertionError("no stream opened within its session")
+            assert c.get("/api/sessions/current", headers=head).status_code == 401
+        assert s.stop() == 0
+    finally:
+        s.kill()
