@@ -6,8 +6,6 @@
 #include <argon2.h>
 #include <microhttpd.h>
 #include <semaphore.h>
-#include <stdarg.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +13,9 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "accounts_db.h"
 #include "http.h"
+#include "store.h"
 
 /* A password to hash or to check, waiting for a hash thread. */
 struct hash_job {
@@ -40,8 +40,7 @@ struct accounts {
     struct accounts_config cfg;
     char params[64]; /* "$m=...,t=...,p=1$" as in the hashes made now */
     char dummy[192]; /* checked when the name is unknown, so timing says nothing */
-    sqlite3 *db;
-    pthread_mutex_t db_lock;
+    struct account_db *db; /* the tables: SQLite's or PostgreSQL's (accounts_db.h) */
     pthread_mutex_t queue_lock;
     pthread_cond_t queue_wake;
     struct hash_job *head, *tail;
@@ -52,16 +51,6 @@ struct accounts {
     pthread_mutex_t limit_lock;
     struct limit *limits;
 };
-
-static const char schema[] =
-    "CREATE TABLE IF NOT EXISTS accounts ("
-    " id INTEGER PRIMARY KEY, name TEXT NOT NULL, name_key TEXT NOT NULL UNIQUE,"
-    " hash TEXT NOT NULL, created INTEGER NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS sessions ("
-    " token_hash TEXT PRIMARY KEY, account_id INTEGER NOT NULL, expires INTEGER NOT NULL);"
-    "CREATE INDEX IF NOT EXISTS sessions_by_expiry ON sessions (expires);"
-    "CREATE TABLE IF NOT EXISTS rated_seats ("
-    " game_id TEXT PRIMARY KEY, x_account INTEGER NOT NULL, o_account INTEGER);";
 
 static long long mono_seconds(void)
 {
@@ -126,7 +115,7 @@ static int run_hash(struct accounts *acc, struct hash_job *job)
     return 0;
 }
 
-struct accounts *accounts_open(const char *path, const struct accounts_config *cfg, char *err,
+struct accounts *accounts_open(const char *where, const struct accounts_config *cfg, char *err,
                                size_t err_len)
 {
     struct accounts *acc = calloc(1, sizeof *acc);
@@ -141,26 +130,19 @@ struct accounts *accounts_open(const char *path, const struct accounts_config *c
     acc->cfg = *cfg;
     snprintf(acc->params, sizeof acc->params, "$m=%u,t=%u,p=1$", cfg->argon2_memory_kib,
              cfg->argon2_time);
-    pthread_mutex_init(&acc->db_lock, NULL);
     pthread_mutex_init(&acc->queue_lock, NULL);
     pthread_cond_init(&acc->queue_wake, NULL);
     pthread_mutex_init(&acc->limit_lock, NULL);
-    int rc = sqlite3_open_v2(path, &acc->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_FULLMUTEX, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_busy_timeout(acc->db, 5000);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_exec(acc->db, cfg->synchronous_full ? "PRAGMA synchronous = FULL"
-                                                         : "PRAGMA synchronous = NORMAL",
-                          NULL, NULL, NULL);
-    if (rc == SQLITE_OK)
-        rc = sqlite3_exec(acc->db, schema, NULL, NULL, NULL);
-    if (rc != SQLITE_OK) {
-        snprintf(err, err_len, "%s: the account tables: %s", path,
-                 acc->db ? sqlite3_errmsg(acc->db) : sqlite3_errstr(rc));
-        /* A damaged schema's names may be any bytes: the message stays text. */
-        for (char *c = err; *c; c++)
-            if ((unsigned char)*c < 0x20 || (unsigned char)*c > 0x7e)
-                *c = '?';
+    if (store_is_url(where)) {
+#ifdef TTT_HAVE_POSTGRESQL
+        acc->db = account_db_open_pg(where, err, err_len);
+#else
+        snprintf(err, err_len, "this ttt-server was built without PostgreSQL (libpq)");
+#endif
+    } else {
+        acc->db = account_db_open_sqlite(where, cfg->synchronous_full, err, err_len);
+    }
+    if (!acc->db) {
         accounts_close(acc);
         return NULL;
     }
@@ -193,8 +175,8 @@ void accounts_close(struct accounts *acc)
     pthread_mutex_unlock(&acc->queue_lock);
     for (unsigned i = 0; i < acc->started; i++)
         pthread_join(acc->threads[i], NULL);
-    sqlite3_close(acc->db);
-    pthread_mutex_destroy(&acc->db_lock);
+    if (acc->db)
+        acc->db->ops->close(acc->db);
     pthread_mutex_destroy(&acc->queue_lock);
     pthread_cond_destroy(&acc->queue_wake);
     pthread_mutex_destroy(&acc->limit_lock);
@@ -363,79 +345,17 @@ struct account_reply accounts_create(struct accounts *acc, json_t *body)
         out.reply = error_reply(503, "hash_failed", 503, "the password could not be hashed");
         return out;
     }
-    pthread_mutex_lock(&acc->db_lock);
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(acc->db, "INSERT INTO accounts (name, name_key, hash, created)"
-                                " VALUES (?, ?, ?, ?)", -1, &st, NULL);
-    if (rc == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, json_string_value(jname), -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_text(st, 3, job.out, -1, SQLITE_TRANSIENT);
-        sqlite3_bind_int64(st, 4, (long long)time(NULL));
-        rc = sqlite3_step(st);
-    }
-    int ext = sqlite3_extended_errcode(acc->db);
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(&acc->db_lock);
+    int rc = acc->db->ops->add_account(acc->db, json_string_value(jname), key, job.out,
+                                       (long long)time(NULL));
     explicit_bzero(job.out, sizeof job.out);
-    if (rc == SQLITE_DONE)
+    if (rc == 0)
         out.reply = (struct reply){201, json_pack("{s:s}", "name", json_string_value(jname)),
                                    NULL};
-    else if (ext == SQLITE_CONSTRAINT_UNIQUE)
+    else if (rc == 1)
         out.reply = error_reply(409, "name_taken", 409, "the name %s is taken", key);
     else
         out.reply = error_reply(503, "store_failed", 503, "the account could not be stored");
     return out;
-}
-
-/* The account's id, name and hash by its name key; 1 found, 0 not, -1 failed. */
-static int find_account(struct accounts *acc, const char *key, struct account *a,
-                        char *hash, size_t cap)
-{
-    pthread_mutex_lock(&acc->db_lock);
-    sqlite3_stmt *st = NULL;
-    int found = -1;
-    if (sqlite3_prepare_v2(acc->db, "SELECT id, name, hash FROM accounts WHERE name_key = ?",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
-        int rc = sqlite3_step(st);
-        if (rc == SQLITE_ROW) {
-            const char *name = (const char *)sqlite3_column_text(st, 1);
-            const char *h = (const char *)sqlite3_column_text(st, 2);
-            found = name && h && strlen(h) < cap ? 1 : -1;
-            if (found == 1) {
-                a->id = sqlite3_column_int64(st, 0);
-                snprintf(a->name, sizeof a->name, "%s", name);
-                snprintf(hash, cap, "%s", h);
-            }
-        } else if (rc == SQLITE_DONE) {
-            found = 0;
-        }
-    }
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(&acc->db_lock);
-    return found;
-}
-
-/* Runs one statement with text and integer parameters ('s' and 'i' in
- * types); SQLite's result. */
-static int exec_params(struct accounts *acc, const char *sql, const char *types, ...)
-{
-    va_list ap;
-    va_start(ap, types);
-    pthread_mutex_lock(&acc->db_lock);
-    sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(acc->db, sql, -1, &st, NULL);
-    for (int i = 0; rc == SQLITE_OK && types[i]; i++)
-        rc = types[i] == 's' ? sqlite3_bind_text(st, i + 1, va_arg(ap, const char *), -1,
-                                                 SQLITE_TRANSIENT)
-                             : sqlite3_bind_int64(st, i + 1, va_arg(ap, long long));
-    if (rc == SQLITE_OK)
-        rc = sqlite3_step(st);
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(&acc->db_lock);
-    va_end(ap);
-    return rc;
 }
 
 /* The stored form of a session token: Argon2id with one pass over 8 KiB
@@ -468,90 +388,42 @@ int accounts_session(struct accounts *acc, const char *token, size_t len, struct
     char hash[65];
     if (!token_shape(token, len) || token_hash(token, len, hash) != 0)
         return 0;
-    long long now = (long long)time(NULL);
-    int found = 0;
-    pthread_mutex_lock(&acc->db_lock);
-    sqlite3_stmt *st = NULL;
-    if (sqlite3_prepare_v2(acc->db, "SELECT a.id, a.name, s.expires FROM sessions s"
-                           " JOIN accounts a ON a.id = s.account_id WHERE s.token_hash = ?",
-                           -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
-        if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 1)) {
-            out->id = sqlite3_column_int64(st, 0);
-            snprintf(out->name, sizeof out->name, "%s", (const char *)sqlite3_column_text(st, 1));
-            out->expires = sqlite3_column_int64(st, 2);
-            memcpy(out->session, hash, sizeof out->session);
-            found = out->expires > now ? 1 : -1;
-        }
-    }
-    sqlite3_finalize(st);
-    pthread_mutex_unlock(&acc->db_lock);
-    if (found < 0) /* expired: gone for good */
-        exec_params(acc, "DELETE FROM sessions WHERE token_hash = ?", "s", hash);
-    return found > 0;
+    int found = acc->db->ops->session(acc->db, hash, (long long)time(NULL), out);
+    if (found == 1)
+        memcpy(out->session, hash, sizeof out->session);
+    return found;
+}
+
+int accounts_session_lasts(struct accounts *acc, const char *session)
+{
+    struct account a;
+    return acc->db->ops->session(acc->db, session, (long long)time(NULL), &a);
 }
 
 int accounts_rated_add(struct accounts *acc, const char *game_id, long long x_account)
 {
-    return exec_params(acc, "INSERT INTO rated_seats (game_id, x_account) VALUES (?, ?)", "si",
-                       game_id, x_account) == SQLITE_DONE ? 0 : -1;
-}
-
-static int accounts_rated_seats_locked(struct accounts *acc, const char *game_id,
-                                       long long seats[2])
-{
-    sqlite3_stmt *st = NULL;
-    int found = -1;
-    if (sqlite3_prepare_v2(acc->db, "SELECT x_account, o_account FROM rated_seats"
-                           " WHERE game_id = ?", -1, &st, NULL) == SQLITE_OK) {
-        sqlite3_bind_text(st, 1, game_id, -1, SQLITE_TRANSIENT);
-        int rc = sqlite3_step(st);
-        found = rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
-        if (found == 1) {
-            seats[0] = sqlite3_column_int64(st, 0);
-            seats[1] = sqlite3_column_int64(st, 1); /* NULL reads 0: the seat is open */
-        }
-    }
-    sqlite3_finalize(st);
-    return found;
+    return acc->db->ops->rated_add(acc->db, game_id, x_account);
 }
 
 int accounts_rated_seats(struct accounts *acc, const char *game_id, long long seats[2])
 {
-    pthread_mutex_lock(&acc->db_lock);
-    int found = accounts_rated_seats_locked(acc, game_id, seats);
-    pthread_mutex_unlock(&acc->db_lock);
-    return found;
+    return acc->db->ops->rated_seats(acc->db, game_id, seats);
 }
 
 int accounts_rated_join(struct accounts *acc, const char *game_id, const struct account *joiner)
 {
-    long long seats[2];
-    pthread_mutex_lock(&acc->db_lock);
-    int found = accounts_rated_seats_locked(acc, game_id, seats);
-    int rc = found < 0 ? -1 : found == 0 ? 3 : seats[1] ? 1 : seats[0] == joiner->id ? 2 : 0;
-    if (rc == 0) {
-        sqlite3_stmt *st = NULL;
-        int ok = sqlite3_prepare_v2(acc->db, "UPDATE rated_seats SET o_account = ?"
-                                    " WHERE game_id = ? AND o_account IS NULL", -1, &st,
-                                    NULL) == SQLITE_OK;
-        if (ok) {
-            sqlite3_bind_int64(st, 1, joiner->id);
-            sqlite3_bind_text(st, 2, game_id, -1, SQLITE_TRANSIENT);
-            ok = sqlite3_step(st) == SQLITE_DONE && sqlite3_changes(acc->db) == 1;
-        }
-        sqlite3_finalize(st);
-        rc = ok ? 0 : -1;
-    }
-    pthread_mutex_unlock(&acc->db_lock);
-    return rc;
+    return acc->db->ops->rated_join(acc->db, game_id, joiner->id);
 }
 
 int accounts_rated_leave(struct accounts *acc, const char *game_id, long long account)
 {
-    return exec_params(acc, "UPDATE rated_seats SET o_account = NULL"
-                       " WHERE game_id = ? AND o_account = ?", "si", game_id,
-                       account) == SQLITE_DONE ? 0 : -1;
+    return acc->db->ops->rated_leave(acc->db, game_id, account);
+}
+
+int accounts_rated_o_name(struct accounts *acc, const char *game_id,
+                          char name[ACCOUNT_NAME_MAX + 1])
+{
+    return acc->db->ops->rated_o_name(acc->db, game_id, name);
 }
 
 static struct account_reply wrong_login(long delay)
@@ -594,7 +466,7 @@ struct account_reply accounts_login(struct accounts *acc, json_t *body, const ch
 
     struct account a = {0};
     char hash[192];
-    int found = shaped ? find_account(acc, key, &a, hash, sizeof hash) : 0;
+    int found = shaped ? acc->db->ops->find_account(acc->db, key, &a, hash, sizeof hash) : 0;
     if (found < 0) {
         out.reply = error_reply(503, "store_failed", 503, "the accounts could not be read");
         return out;
@@ -616,8 +488,7 @@ struct account_reply accounts_login(struct accounts *acc, json_t *body, const ch
     if (!strstr(hash, acc->params)) {
         struct hash_job again = {.password = job.password, .len = job.len};
         if (run_hash(acc, &again) == 0 && again.ok)
-            exec_params(acc, "UPDATE accounts SET hash = ? WHERE id = ?", "si", again.out,
-                        a.id);
+            acc->db->ops->set_hash(acc->db, a.id, again.out);
         explicit_bzero(again.out, sizeof again.out);
     }
     explicit_bzero(hash, sizeof hash);
@@ -630,13 +501,12 @@ struct account_reply accounts_login(struct accounts *acc, json_t *body, const ch
     }
     for (size_t i = 0; i < sizeof raw; i++)
         snprintf(token + 2 * i, 3, "%02x", raw[i]);
-    long long expires = (long long)time(NULL) + acc->cfg.session_lifetime;
-    /* Sessions that ended and were never used again go here, so the table
-     * holds live sessions and the ones a login will sweep (by the index). */
-    exec_params(acc, "DELETE FROM sessions WHERE expires <= ?", "i", (long long)time(NULL));
+    long long wall = (long long)time(NULL), expires = wall + acc->cfg.session_lifetime;
+    /* Sessions that ended and were never used again go with a login, so the
+     * table holds live sessions and the ones a login will sweep (by the
+     * index). */
     if (token_hash(token, 32, th) != 0 ||
-        exec_params(acc, "INSERT INTO sessions (token_hash, account_id, expires)"
-                    " VALUES (?, ?, ?)", "sii", th, a.id, expires) != SQLITE_DONE) {
+        acc->db->ops->add_session(acc->db, th, a.id, expires, wall) != 0) {
         out.reply = error_reply(503, "store_failed", 503, "the session could not be stored");
         return out;
     }
@@ -658,11 +528,20 @@ static struct account_reply no_session(void)
     return out;
 }
 
+/* The 503 of a session that could not be read. */
+static struct account_reply unreadable(void)
+{
+    struct account_reply out = {.retry_after = 1};
+    out.reply = error_reply(503, "store_failed", 503, "the session could not be read");
+    return out;
+}
+
 struct account_reply accounts_current(struct accounts *acc, const char *token, size_t len)
 {
     struct account a;
-    if (!accounts_session(acc, token, len, &a))
-        return no_session();
+    int found = accounts_session(acc, token, len, &a);
+    if (found != 1)
+        return found < 0 ? unreadable() : no_session();
     struct account_reply out = {0};
     out.reply = (struct reply){200, json_pack("{s:s, s:I}", "name", a.name, "expires",
                                               (json_int_t)a.expires), NULL};
@@ -672,11 +551,11 @@ struct account_reply accounts_current(struct accounts *acc, const char *token, s
 struct account_reply accounts_logout(struct accounts *acc, const char *token, size_t len)
 {
     struct account a;
-    char hash[65];
-    if (!accounts_session(acc, token, len, &a) || token_hash(token, len, hash) != 0)
-        return no_session();
+    int found = accounts_session(acc, token, len, &a);
+    if (found != 1)
+        return found < 0 ? unreadable() : no_session();
     struct account_reply out = {0};
-    if (exec_params(acc, "DELETE FROM sessions WHERE token_hash = ?", "s", hash) != SQLITE_DONE) {
+    if (acc->db->ops->end_session(acc->db, a.session) != 0) {
         out.reply = error_reply(503, "store_failed", 503, "the session could not be ended");
         return out;
     }

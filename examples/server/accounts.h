@@ -26,10 +26,12 @@ struct accounts_config {
 
 struct accounts;
 
-/* Opens the account and session tables in the store's database file at
- * path (after store_open, which owns the file) and starts the hash
- * threads; NULL and a message in err on failure. */
-struct accounts *accounts_open(const char *path, const struct accounts_config *cfg, char *err,
+/* Opens the account, session and rated-seat tables where the store is
+ * (after store_open, which makes the file or the schema): in the SQLite
+ * file at where, or in the PostgreSQL database of the URL where, which
+ * every server on it shares. Starts the hash threads. NULL and a message
+ * in err (a URL's password left out) on failure. */
+struct accounts *accounts_open(const char *where, const struct accounts_config *cfg, char *err,
                                size_t err_len);
 void accounts_close(struct accounts *acc);
 
@@ -42,8 +44,14 @@ struct account {
 };
 
 /* The account of a session token (sent as Authorization: Bearer or the
- * ttt_session cookie): 1 and *out, or 0 (unknown, expired or malformed). */
+ * ttt_session cookie): 1 and *out, 0 (unknown, expired or malformed), or
+ * -1 if the tables could not be read. Read from the database every time:
+ * no server keeps a session a logout anywhere has ended. */
 int accounts_session(struct accounts *acc, const char *token, size_t len, struct account *out);
+
+/* Whether the session whose key is session (struct account's) still lasts:
+ * 1, 0 (logged out or ended), -1 if the read failed. */
+int accounts_session_lasts(struct accounts *acc, const char *session);
 
 /* Rated games (rated.c): which account holds each seat, kept beside the
  * game in the same database. */
@@ -60,6 +68,12 @@ int accounts_rated_join(struct accounts *acc, const char *game_id, const struct 
 /* Undoes accounts_rated_join of account (the game's name could not be
  * stored): the o seat is open again. 0 or -1. */
 int accounts_rated_leave(struct accounts *acc, const char *game_id, long long account);
+
+/* The name of the account holding a rated game's o seat: 1 with name set,
+ * 0 while the seat is open (or the game is not between accounts), -1 if
+ * the read failed. */
+int accounts_rated_o_name(struct accounts *acc, const char *game_id,
+                          char name[ACCOUNT_NAME_MAX + 1]);
 
 /* A reply with what HTTP headers the account routes add. */
 struct account_reply {

@@ -513,6 +513,7 @@ static enum MHD_Result route(struct server *srv, struct MHD_Connection *conn, co
     req->entry = entry; /* held until the request completes */
     if (strcmp(action, "moves") != 0)
         manager_refresh(srv->mgr, entry); /* the moves other servers stored */
+    rated_refresh(srv, entry); /* the o seat another server's join took */
 
     if (action[0] == '\0')
         return send_reply(conn, get ? game_view(srv->mgr, entry) : bad_method());

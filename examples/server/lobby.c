@@ -486,6 +486,11 @@ static ssize_t lobby_stream_read(void *cls, uint64_t pos, char *buf, size_t max)
         }
         int stopping = lb->stopping || session_over(s);
         pthread_mutex_unlock(&lb->lock);
+        /* A logout through another server on the shared database ends the
+         * session there only: it is read again at each keep-alive. */
+        if (!stopping && !s->pending && s->box && lb->srv->mgr->limits.shared &&
+            accounts_session_lasts(lb->srv->accounts, s->session) == 0)
+            stopping = 1;
         if (stopping && !s->pending)
             return MHD_CONTENT_READER_END_OF_STREAM;
         if (!s->pending)
@@ -661,7 +666,7 @@ void lobby_logout(struct server *srv, struct MHD_Connection *conn)
     struct account me;
     size_t len;
     const char *token = accounts_request_token(conn, &len);
-    if (!srv->lobby || !srv->accounts || !accounts_session(srv->accounts, token, len, &me))
+    if (!srv->lobby || !srv->accounts || accounts_session(srv->accounts, token, len, &me) != 1)
         return;
     struct lobby *lb = srv->lobby;
     pthread_mutex_lock(&lb->lock);

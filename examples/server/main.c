@@ -21,8 +21,6 @@ static const char usage[] =
     "  --port N               TCP port (default 8080)\n"
     "  --db PATH|URL          SQLite database, created if missing (default ./ttt-games.db),\n"
     "                         or a PostgreSQL URL postgresql://user@host/dbname\n"
-    "  --accounts-db PATH     with a PostgreSQL --db: the SQLite file for accounts and\n"
-    "                         sessions, created if missing (default ./ttt-accounts.db)\n"
     "  --unload-idle S        with a PostgreSQL --db: seconds a game in progress stays in\n"
     "                         memory once nothing uses it; it is loaded again on demand\n"
     "                         (default 60; 0: never)\n"
@@ -161,7 +159,6 @@ static double seconds_since(const struct timespec *start)
 int main(int argc, char **argv)
 {
     const char *listen_addr = "127.0.0.1", *db_path = "./ttt-games.db";
-    const char *accounts_path = "./ttt-accounts.db";
     const char *static_dir = NULL, *export_id = NULL;
     long port = 8080, max_games = 200000, max_size = 19, max_body = 8192;
     long max_header = 16384, max_conns = 512, max_budget = 2000000, bot_threads = 2;
@@ -176,8 +173,8 @@ int main(int argc, char **argv)
            O_CONNS, O_CONNS_ADDR, O_STREAMS, O_STREAMS_ADDR, O_HEADER_TIMEOUT,
            O_IDLE_TIMEOUT, O_BUDGET, O_BOTS, O_BOT_TIME, O_STATIC, O_EXPORT, O_HELP, O_SALVAGE,
            O_SESSION_LIFETIME, O_LOGIN_FREE, O_LOGIN_DELAY, O_LOGIN_MAX_DELAY, O_ARGON2_TIME,
-           O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE, O_ACCOUNTS_DB,
-           O_SEEK_GRACE, O_PAIRING_WINDOW, O_PAIRING_WIDEN, O_PAIRING_BOT_WAIT,
+           O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE, O_SEEK_GRACE, O_PAIRING_WINDOW,
+           O_PAIRING_WIDEN, O_PAIRING_BOT_WAIT,
            O_UNLOAD_IDLE };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
@@ -206,7 +203,6 @@ int main(int argc, char **argv)
         {"argon2-memory", required_argument, NULL, O_ARGON2_MEMORY},
         {"hash-threads", required_argument, NULL, O_HASH_THREADS},
         {"hash-queue", required_argument, NULL, O_HASH_QUEUE},
-        {"accounts-db", required_argument, NULL, O_ACCOUNTS_DB},
         {"unload-idle", required_argument, NULL, O_UNLOAD_IDLE},
         {"seek-grace", required_argument, NULL, O_SEEK_GRACE},
         {"pairing-window", required_argument, NULL, O_PAIRING_WINDOW},
@@ -220,7 +216,6 @@ int main(int argc, char **argv)
         case O_LISTEN: listen_addr = optarg; break;
         case O_PORT: bad |= parse_long(optarg, 0, 65535, &port); break;
         case O_DB: db_path = optarg; break;
-        case O_ACCOUNTS_DB: accounts_path = optarg; break;
         case O_UNLOAD_IDLE: bad |= parse_long(optarg, 0, 86400, &unload_idle); break;
         case O_SYNC:
             if (strcmp(optarg, "full") == 0) sync_full = 1;
@@ -355,17 +350,9 @@ int main(int argc, char **argv)
         .session_lifetime = session_lifetime, .login_free = (unsigned)login_free,
         .login_delay = login_delay, .login_max_delay = login_max_delay,
         .synchronous_full = sync_full};
-    /* Accounts live in SQLite: the store's file, or with a PostgreSQL store a
-     * file of this node's own (created here, as SQLite opens only files that
-     * exist for them). */
-    const char *acc_path = db_path;
-    if (store_is_url(db_path)) {
-        acc_path = accounts_path;
-        FILE *f = fopen(acc_path, "ae");
-        if (f)
-            fclose(f);
-    }
-    struct accounts *accounts = accounts_open(acc_path, &acfg, err, sizeof err);
+    /* Accounts, sessions and rated seats live beside the games: in the
+     * SQLite file, or in the PostgreSQL database every server shares. */
+    struct accounts *accounts = accounts_open(db_path, &acfg, err, sizeof err);
     if (!accounts && salvage) {
         /* Serving the games that read is what --salvage is for. */
         fprintf(stderr, "ttt-server: --salvage: %s; accounts, logins and rated games"

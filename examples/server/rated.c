@@ -17,8 +17,13 @@ int account_of_request(struct server *srv, struct MHD_Connection *conn, struct a
     }
     size_t len;
     const char *token = accounts_request_token(conn, &len);
-    if (accounts_session(srv->accounts, token, len, a))
+    int found = accounts_session(srv->accounts, token, len, a);
+    if (found == 1)
         return 1;
+    if (found < 0) {
+        *err = error_reply(503, "store_failed", 503, "the session could not be read");
+        return 0;
+    }
     *err = error_reply(401, "unauthorized", 401,
                        "%s: log in (POST /api/sessions) and send the session token as "
                        "Authorization: Bearer <token> or the ttt_session cookie", why);
@@ -129,6 +134,27 @@ struct reply rated_join(struct server *srv, struct MHD_Connection *conn,
     default:
         return error_reply(503, "store_failed", 503, "the seat could not be stored");
     }
+}
+
+void rated_refresh(struct server *srv, struct game_entry *entry)
+{
+    char shown[TTT_NAME_MAX + 1], name[ACCOUNT_NAME_MAX + 1];
+    size_t len;
+    if (!srv->mgr->limits.shared || !entry->rated || !srv->accounts)
+        return;
+    pthread_mutex_lock(&entry->lock);
+    /* Only while this copy's o seat is open: a join is never undone once
+     * the game shows it. */
+    if (ttt_game_get_name(entry->game, TTT_O, shown, sizeof shown, &len) != TTT_OK || len > 0 ||
+        accounts_rated_o_name(srv->accounts, entry->id, name) != 1 ||
+        ttt_game_set_name(entry->game, TTT_O, name, strlen(name)) != TTT_OK) {
+        pthread_mutex_unlock(&entry->lock);
+        return;
+    }
+    /* x's first-move window runs from now here: the seating's own time is
+     * the joining server's. */
+    clock_seated(srv->mgr, entry, wall_ms());
+    pthread_mutex_unlock(&entry->lock);
 }
 
 int rated_seat(struct server *srv, struct MHD_Connection *conn, struct game_entry *entry,

@@ -79,7 +79,7 @@ static void scrub_piece(char *msg, size_t cap, const char *piece, size_t n)
  * '@' is taken for a host and a port): every piece of the URL's password,
  * as store_redact sees it, split at '@', ':' and '/', is scrubbed from a
  * message about it. */
-static void scrub(const char *where, char *msg, size_t cap)
+void store_scrub(const char *where, char *msg, size_t cap)
 {
     char shown[1024];
     store_redact(where, shown, sizeof shown);
@@ -163,7 +163,7 @@ struct store *store_open(const char *where, int synchronous_full, int salvage, c
     if (store)
         store->ops = ops;
     else if (store_is_url(where))
-        scrub(where, err, err_len);
+        store_scrub(where, err, err_len);
     return store;
 }
 

@@ -102,6 +102,7 @@ int store_is_url(const char *where);
 /* where as it may be shown: a URL's password (user:PASSWORD@, password=...)
  * replaced by ***; a path unchanged. Truncated to cap - 1 bytes. */
 void store_redact(const char *where, char *out, size_t cap);
+void store_scrub(const char *where, char *msg, size_t cap); /* msg less where's password */
 
 /* Each call returns only once its rows are committed (STORE_OK), or fails
  * (STORE_FAILED, STORE_CONFLICT) having stored nothing. Calls from many

@@ -82,8 +82,7 @@ class Deployment:
         self.db = None
 
     def node(self, i):
-        return Server(self.db, "--accounts-db", os.path.join(self.dir, f"accounts-{i}.db"),
-                      *self.extra, program=self.program,
+        return Server(self.db, *self.extra, program=self.program,
                       log=os.path.join(self.dir, f"node-{i}.log"))
 
     def start(self):
@@ -152,6 +151,23 @@ class Deployment:
         self.cluster.stop()
         shutil.rmtree(self.dir, ignore_errors=True)
         return clean
+
+
+def for_tests(**options):
+    """A pytest fixture's body: a started Deployment(**options), yielded,
+    then stopped (every node must stop cleanly); a skip naming the package
+    where PostgreSQL or haproxy is missing."""
+    import pytest
+    why = missing()
+    if why:
+        pytest.skip(why)
+    d = Deployment(**options)
+    try:
+        d.start()
+        yield d
+    finally:
+        assert d.stop(), "a node did not stop cleanly:\n" + "\n".join(
+            d.output(f"node-{i}.log") for i in range(d.count))
 
 
 def main():

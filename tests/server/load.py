@@ -340,8 +340,7 @@ def measure(args, stop):
             if cluster:
                 cluster.start()
                 db = cluster.create_db("ttt_load")
-                extra = ["--max-games", "2000000", "--accounts-db",
-                         os.path.join(tmp, "accounts.db")]
+                extra = ["--max-games", "2000000"]
             stop.check()
             # Every connection comes from one address here: no per-address cap.
             srv = Server(db, *extra, "--max-connections-per-address", "0",

@@ -5,23 +5,14 @@ import os
 import httpx
 import pytest
 
-from cluster import Deployment, missing
+from cluster import for_tests
 from conftest import auth
 from test_pgstore import Spectator, move
 
 
 @pytest.fixture(scope="module")
 def deployment():
-    why = missing()
-    if why:
-        pytest.skip(why)
-    d = Deployment(nodes=3, balance="roundrobin")
-    try:
-        d.start()
-        yield d
-    finally:
-        assert d.stop(), "a node did not stop cleanly:\n" + "\n".join(
-            d.output(f"node-{i}.log") for i in range(3))
+    yield from for_tests(nodes=3, balance="roundrobin")
 
 
 def create(url, **fields):

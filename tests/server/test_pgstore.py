@@ -35,8 +35,7 @@ def db(cluster):
 
 
 def node(tmp_path, url, name):
-    return Server(url, "--accounts-db", tmp_path / (name + "-accounts.db"),
-                  log=tmp_path / (name + ".log"))
+    return Server(url, log=tmp_path / (name + ".log"))
 
 
 @pytest.fixture
@@ -267,8 +266,7 @@ def test_a_version_1_schema_is_migrated_to_clocks(tmp_path, cluster, db):
 
 
 def test_a_rated_game_joined_keeps_its_o_account_over_a_restart(tmp_path, db):
-    srv = Server(db, "--accounts-db", tmp_path / "accounts.db", *FAST_ARGON2,
-                 log=tmp_path / "rated.log").start()
+    srv = Server(db, *FAST_ARGON2, log=tmp_path / "rated.log").start()
     try:
         with httpx.Client(base_url=srv.url, timeout=30) as c:
             ana, bo = rated_session(c, "Ana"), rated_session(c, "Bob")
@@ -605,8 +603,8 @@ def test_idle_games_leave_memory_and_load_again(tmp_path, db):
     a = node(tmp_path, db, "ia").start()
     # --idle-timeout 4: B notices the closed stream at its next keep-alive,
     # every 2 s (not 15).
-    b = Server(db, "--accounts-db", tmp_path / "ib-accounts.db", "--unload-idle", "1",
-               "--idle-timeout", "4", log=tmp_path / "ib.log").start()
+    b = Server(db, "--unload-idle", "1", "--idle-timeout", "4",
+               log=tmp_path / "ib.log").start()
     try:
         with httpx.Client(base_url=a.url, timeout=10) as ca, \
                 httpx.Client(base_url=b.url, timeout=10) as cb:

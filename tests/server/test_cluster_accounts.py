@@ -1,0 +1,162 @@
+"""test_cluster_accounts.py - three ttt-servers on one PostgreSQL share accounts, sessions and rated seats: an account made on one node logs in on another, its session works and ends on every node, its account stream ends with it, a name or a seat raced from two nodes goes to one, a rated game is made, joined and played across nodes."""
+import concurrent.futures
+
+import httpx
+import pytest
+
+from cluster import for_tests
+from conftest import FAST_ARGON2, auth
+from test_lobby import Events, stream_ends
+
+PASSWORD = "pass words"
+
+
+@pytest.fixture(scope="module")
+def deployment():
+    yield from for_tests(nodes=3, balance="roundrobin", extra=FAST_ARGON2)
+
+
+# Each request on a client of its own: no cookie is carried from one node's
+# answer to another's request, so only the token sent decides.
+def post(url, path, body=None, headers=None):
+    return httpx.post(url + path, json=body, headers=headers, timeout=30)
+
+
+def register(url, name):
+    r = post(url, "/api/accounts", {"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+
+
+def login(url, name):
+    """The session's Authorization header, from a login on url."""
+    r = post(url, "/api/sessions", {"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    return auth(r.json()["token"])
+
+
+def current(url, who):
+    return httpx.get(url + "/api/sessions/current", headers=who, timeout=30)
+
+
+def test_a_session_made_on_one_node_works_and_ends_on_every_node(deployment):
+    a, b, c = deployment.nodes
+    register(a.url, "Ana")
+    ana = login(b.url, "Ana")
+    r = current(c.url, ana)
+    assert r.status_code == 200, r.text
+    assert r.json()["name"] == "Ana"
+    # The name is taken on every node, in any case.
+    r = post(c.url, "/api/accounts", {"name": "ANA", "password": PASSWORD})
+    assert r.status_code == 409 and r.json()["status"] == "name_taken"
+    # A wrong password is wrong on every node too.
+    r = post(c.url, "/api/sessions", {"name": "Ana", "password": "not the one"})
+    assert r.status_code == 401
+    # Logged out on one node: the token is nothing on every node.
+    r = httpx.delete(c.url + "/api/sessions/current", headers=ana, timeout=30)
+    assert r.status_code == 200, r.text
+    for n in (a, b, c):
+        r = current(n.url, ana)
+        assert r.status_code == 401, (n.url, r.text)
+    # A second login, anywhere, is a new session that works everywhere.
+    again = login(a.url, "ana")
+    assert again != ana
+    assert all(current(n.url, again).status_code == 200 for n in (a, b, c))
+
+
+def test_a_logout_on_one_node_ends_the_account_stream_on_another(deployment):
+    a, b, c = deployment.nodes
+    register(a.url, "Ivy")
+    ivy, ivy_too = login(a.url, "Ivy"), login(c.url, "Ivy")
+    with Events(a.url + "/api/account/events", ivy) as mine:
+        r = httpx.delete(b.url + "/api/sessions/current", headers=ivy, timeout=30)
+        assert r.status_code == 200, r.text
+        # Node a learns of it from the database at its next keep-alive.
+        assert stream_ends(mine)
+    # The account's other session lasts.
+    assert current(a.url, ivy_too).status_code == 200
+
+
+def test_a_name_raced_from_two_nodes_makes_one_account(deployment):
+    a, b, c = deployment.nodes
+    for i in range(4):
+        names = [(a.url, f"Racer{i}"), (b.url, f"rACER{i}")]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            answers = list(pool.map(
+                lambda t: post(t[0], "/api/accounts", {"name": t[1], "password": PASSWORD}),
+                names))
+        codes = sorted(r.status_code for r in answers)
+        assert codes == [201, 409], [r.text for r in answers]
+        lost = next(r for r in answers if r.status_code == 409)
+        assert lost.json()["status"] == "name_taken"
+        won = next(r for r in answers if r.status_code == 201).json()["name"]
+        # The name that won is the account's, as any node shows it.
+        assert current(c.url, login(c.url, f"racer{i}")).json()["name"] == won
+        stored = deployment.cluster.psql(
+            "ttt", f"SELECT count(*) FROM ttt_accounts WHERE name_key = 'racer{i}'")
+        assert stored.strip() == "1"
+
+
+def rated(url, who):
+    r = post(url, "/api/games", {"game": "tictactoe", "rated": True}, who)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def test_a_rated_game_is_made_joined_and_played_across_nodes(deployment):
+    a, b, c = deployment.nodes
+    for name, node in (("Xena", a), ("Olga", b), ("Yuri", c)):
+        register(node.url, name)
+    xena, olga, yuri = login(a.url, "Xena"), login(b.url, "Olga"), login(c.url, "Yuri")
+    gid = rated(a.url, xena)
+    # Nobody moves before o is taken, on any node.
+    r = post(b.url, f"/api/games/{gid}/moves", {"ply": 0, "cell": "b2"}, xena)
+    assert r.status_code == 409 and r.json()["status"] == "no_opponent"
+    r = post(c.url, f"/api/games/{gid}/join", None, xena)
+    assert r.status_code == 409 and r.json()["status"] == "same_account", r.text
+    r = post(b.url, f"/api/games/{gid}/join", None, olga)
+    assert r.status_code == 200, r.text
+    assert r.json()["players"]["o"]["name"] == "Olga"
+    r = post(c.url, f"/api/games/{gid}/join", None, yuri)
+    assert r.status_code == 409 and r.json()["status"] == "seat_taken", r.text
+    # Each account plays its own seat, whatever node each move reaches.
+    plays = [(xena, "b2"), (olga, "a1"), (xena, "a3"), (olga, "b1"), (xena, "c1")]
+    for ply, (who, cell) in enumerate(plays):
+        node = deployment.nodes[(ply + 2) % 3]
+        r = post(node.url, f"/api/games/{gid}/moves", {"ply": ply, "cell": cell}, who)
+        assert r.status_code == 200, (node.url, r.text)
+        if ply == 1:
+            r = post(a.url, f"/api/games/{gid}/moves", {"ply": 2, "cell": "c3"}, yuri)
+            assert r.status_code == 403, r.text
+    views = [httpx.get(f"{n.url}/api/games/{gid}", timeout=30).json() for n in (a, b, c)]
+    for v in views:
+        assert v["state"] == "x_won" and v["moves"] == [cell for _, cell in plays]
+        assert v["players"]["x"]["name"] == "Xena" and v["players"]["o"]["name"] == "Olga"
+
+
+def test_a_seat_raced_from_two_nodes_goes_to_one_account(deployment):
+    a, b, c = deployment.nodes
+    for name, node in (("Host", a), ("Left", b), ("Right", c)):
+        register(node.url, name)
+    host, left, right = login(a.url, "Host"), login(b.url, "Left"), login(c.url, "Right")
+    for _ in range(3):
+        gid = rated(a.url, host)
+        tries = [(b.url, left), (c.url, right)]
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            answers = list(pool.map(
+                lambda t: post(t[0], f"/api/games/{gid}/join", None, t[1]), tries))
+        codes = [r.status_code for r in answers]
+        assert sorted(codes) == [200, 409], [r.text for r in answers]
+        assert next(r for r in answers if r.status_code == 409).json()["status"] == "seat_taken"
+        winner = "Left" if codes[0] == 200 else "Right"
+        seated = deployment.cluster.psql(
+            "ttt", "SELECT a.name FROM ttt_rated_seats s JOIN ttt_accounts a"
+                   f" ON a.id = s.o_account WHERE s.game_id = '{gid}'")
+        assert seated.strip() == winner
+        # The loser holds no seat: its move is refused on every node; the
+        # winner's is taken.
+        loser = right if winner == "Left" else left
+        for n in (a, b, c):
+            r = post(n.url, f"/api/games/{gid}/moves", {"ply": 0, "cell": "b2"}, loser)
+            assert r.status_code == 403, r.text
+        assert post(b.url, f"/api/games/{gid}/moves", {"ply": 0, "cell": "b2"},
+                    host).status_code == 200
