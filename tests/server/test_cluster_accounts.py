@@ -1,4 +1,4 @@
-"""test_cluster_accounts.py - three ttt-servers on one PostgreSQL share accounts, sessions and rated seats: an account made on one node logs in on another, its session works and ends on every node, its account stream ends with it, a name or a seat raced from two nodes goes to one, a rated game is made, joined and played across nodes."""
+"""test_cluster_accounts.py - three ttt-servers on one PostgreSQL share accounts, sessions and rated seats: an account made on one node logs in on another, its session works and ends on every node, its account stream ends with it, a name or a seat raced from two nodes goes to one, a rated game is made, joined and played across nodes; while PostgreSQL is down sessions answer 503, and after it the nodes reconnect."""
 import concurrent.futures
 
 import httpx
@@ -7,6 +7,7 @@ import pytest
 from cluster import for_tests
 from conftest import FAST_ARGON2, auth
 from test_lobby import Events, stream_ends
+from test_pgstore import retried
 
 PASSWORD = "pass words"
 
@@ -160,3 +161,30 @@ def test_a_seat_raced_from_two_nodes_goes_to_one_account(deployment):
             assert r.status_code == 403, r.text
         assert post(b.url, f"/api/games/{gid}/moves", {"ply": 0, "cell": "b2"},
                     host).status_code == 200
+
+
+def test_sessions_answer_503_while_postgresql_is_down_then_recover(deployment):
+    """Run last: it stops the deployment's PostgreSQL for a while. A session
+    that cannot be read is not taken for a logout (503, not 401), and each
+    node's account connection comes back by itself."""
+    a, b, c = deployment.nodes
+    register(a.url, "Dora")
+    dora = login(b.url, "Dora")
+    assert all(current(n.url, dora).status_code == 200 for n in (a, b, c))
+    deployment.cluster.stop_server()
+    try:
+        for n in (a, b, c):
+            r = current(n.url, dora)
+            assert r.status_code == 503 and r.json()["status"] == "store_failed", r.text
+        r = post(a.url, "/api/accounts", {"name": "Edna", "password": PASSWORD})
+        assert r.status_code == 503, r.text
+        r = post(b.url, "/api/sessions", {"name": "Dora", "password": PASSWORD})
+        assert r.status_code == 503, r.text
+    finally:
+        deployment.cluster.start_server()
+    for n in (a, b, c):
+        r = retried(lambda: current(n.url, dora))
+        assert r.status_code == 200 and r.json()["name"] == "Dora", r.text
+    r = retried(lambda: post(c.url, "/api/accounts", {"name": "Edna", "password": PASSWORD}))
+    assert r.status_code == 201, r.text
+    assert current(a.url, login(a.url, "Edna")).status_code == 200
