@@ -175,7 +175,7 @@ int main(int argc, char **argv)
            O_SESSION_LIFETIME, O_LOGIN_FREE, O_LOGIN_DELAY, O_LOGIN_MAX_DELAY, O_ARGON2_TIME,
            O_ARGON2_MEMORY, O_HASH_THREADS, O_HASH_QUEUE, O_SEEK_GRACE, O_PAIRING_WINDOW,
            O_PAIRING_WIDEN, O_PAIRING_BOT_WAIT,
-           O_UNLOAD_IDLE };
+           O_UNLOAD_IDLE, O_ACCOUNTS_DB };
     static const struct option options[] = {
         {"listen", required_argument, NULL, O_LISTEN}, {"port", required_argument, NULL, O_PORT},
         {"db", required_argument, NULL, O_DB}, {"sync", required_argument, NULL, O_SYNC},
@@ -204,6 +204,7 @@ int main(int argc, char **argv)
         {"hash-threads", required_argument, NULL, O_HASH_THREADS},
         {"hash-queue", required_argument, NULL, O_HASH_QUEUE},
         {"unload-idle", required_argument, NULL, O_UNLOAD_IDLE},
+        {"accounts-db", required_argument, NULL, O_ACCOUNTS_DB},
         {"seek-grace", required_argument, NULL, O_SEEK_GRACE},
         {"pairing-window", required_argument, NULL, O_PAIRING_WINDOW},
         {"pairing-widen", required_argument, NULL, O_PAIRING_WIDEN},
@@ -217,6 +218,15 @@ int main(int argc, char **argv)
         case O_PORT: bad |= parse_long(optarg, 0, 65535, &port); break;
         case O_DB: db_path = optarg; break;
         case O_UNLOAD_IDLE: bad |= parse_long(optarg, 0, 86400, &unload_idle); break;
+        case O_ACCOUNTS_DB:
+            /* 1.5.0's option: refused by name rather than as unknown, so an
+             * upgraded server says why instead of starting without the
+             * accounts that file holds. */
+            fprintf(stderr, "ttt-server: --accounts-db is gone: with a PostgreSQL --db, accounts"
+                    " and sessions live in that database, and the accounts in %s are not read"
+                    " (see \"PostgreSQL\" in docs/server.md); remove the"
+                    " option\n", optarg);
+            return 2;
         case O_SYNC:
             if (strcmp(optarg, "full") == 0) sync_full = 1;
             else if (strcmp(optarg, "normal") == 0) sync_full = 0;

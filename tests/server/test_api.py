@@ -315,6 +315,17 @@ def test_help_names_every_flag():
     assert bad.returncode == 2
 
 
+def test_accounts_db_of_1_5_is_refused_by_name(tmp_path):
+    # 1.5.0's --accounts-db: an upgraded server says why it will not start
+    # rather than starting without the accounts that file holds.
+    old = tmp_path / "accounts.db"
+    out = subprocess.run([server_path(), "--db", str(tmp_path / "g.db"), "--accounts-db", str(old)],
+                         capture_output=True, text=True, timeout=10)
+    assert out.returncode == 2
+    assert "--accounts-db is gone" in out.stderr and str(old) in out.stderr
+    assert not (tmp_path / "g.db").exists() and not old.exists()
+
+
 def test_limits_on_board_size_and_game_count(tmp_path):
     from serverproc import Server
     srv = Server(tmp_path / "small.db", "--max-size", "5", "--max-games", "2").start()
