@@ -365,8 +365,7 @@ int clock_flag_locked(struct manager *mgr, struct game_entry *entry, int mark, l
     int ply = ttt_ply(entry->game);
     if (clock_apply_flag(entry, mark) != TTT_OK)
         return 0;
-    long long order = atomic_fetch_add(&mgr->finish_counter, 1);
-    struct store_event ev = {ply, STORE_FLAG, mark, -1, order, now, {-1, -1}};
+    struct store_event ev = {ply, STORE_FLAG, mark, -1, 0, now, {-1, -1}};
     clock_for_event(entry, &ev);
     int stored = manager_store_event(mgr, entry, &ev);
     if (stored != 0) {
@@ -378,7 +377,7 @@ int clock_flag_locked(struct manager *mgr, struct game_entry *entry, int mark, l
             return 0;
         return 1;
     }
-    game_changed(mgr, entry, order);
+    game_changed(mgr, entry, ev.finish_order);
     clock_committed(mgr, entry, &ev);
     return 0;
 }

@@ -65,7 +65,6 @@ struct manager *manager_new(struct store *store, const struct manager_limits *li
     mgr->mask = cap - 1;
     mgr->store = store;
     mgr->limits = *limits;
-    atomic_init(&mgr->finish_counter, 1);
     mgr->next_order = 1;
     pthread_mutex_init(&mgr->table_lock, NULL);
     pthread_mutex_init(&mgr->ratings_lock, NULL);
@@ -340,6 +339,8 @@ static void on_notice(void *user, const char *game_id, int seq)
     struct manager *mgr = user;
     struct game_entry **followed = NULL;
     size_t n = 0;
+    if (!game_id)
+        ratings_catch_up(mgr); /* results committed while the store could not tell */
     pthread_mutex_lock(&mgr->table_lock);
     if (game_id) {
         struct game_entry *e = mgr->slots[slot_of(mgr, game_id)];
@@ -363,9 +364,28 @@ static void on_notice(void *user, const char *game_id, int seq)
     free(followed);
 }
 
+/* The store told of a game that finished (on any server) with this
+ * order: the results this server lacks are read from the store. */
+static void on_result(void *user, long long finish_order)
+{
+    struct manager *mgr = user;
+    pthread_mutex_lock(&mgr->ratings_lock);
+    int lacking = finish_order >= mgr->next_order;
+    pthread_mutex_unlock(&mgr->ratings_lock);
+    if (lacking)
+        ratings_catch_up(mgr);
+}
+
 int manager_listen(struct manager *mgr)
 {
-    return mgr->limits.shared ? store_listen(mgr->store, on_notice, mgr) : 0;
+    if (!mgr->limits.shared)
+        return 0;
+    if (store_listen(mgr->store, on_notice, on_result, mgr) != 0)
+        return -1;
+    /* Told from here on; what finished between the start's read and now
+     * is read now. */
+    ratings_catch_up(mgr);
+    return 0;
 }
 
 /* Whether a game with this id exists, held or finished in the store. */
@@ -439,19 +459,17 @@ struct store_event *entry_log(const struct game_entry *e, size_t *count)
     return log;
 }
 
-int manager_store_event(struct manager *mgr, struct game_entry *entry,
-                        const struct store_event *event)
+int manager_store_event(struct manager *mgr, struct game_entry *entry, struct store_event *event)
 {
-    if (event->finish_order <= 0)
-        return store_add_event(mgr->store, entry->id, event, NULL);
+    event->finish_order = 0;
+    if (ttt_state(entry->game) == TTT_IN_PROGRESS)
+        return store_add_event(mgr->store, entry->id, event, NULL, NULL);
     struct store_game row;
     struct store_finished fin;
     entry_row(entry, &row);
-    long long saved = entry->finish_order;
-    entry->finish_order = event->finish_order;
     fin.game = &row;
     fin.state = ttt_state(entry->game);
-    fin.finish_order = event->finish_order;
+    fin.finish_order = 0; /* the store gives it */
     struct store_event *log = entry_log(entry, &fin.count);
     if (log) { /* the ending's times are the event's (not yet in the clock) */
         log[fin.count - 1].at_ms = event->at_ms;
@@ -459,14 +477,21 @@ int manager_store_event(struct manager *mgr, struct game_entry *entry,
         log[fin.count - 1].clock_ms[1] = event->clock_ms[1];
     }
     fin.log = log;
-    entry->finish_order = saved;
-    int rc = fin.log ? store_add_event(mgr->store, entry->id, event, &fin) : STORE_FAILED;
+    long long order = 0;
+    int rc = fin.log ? store_add_event(mgr->store, entry->id, event, &fin, &order)
+                     : STORE_FAILED;
     free((void *)fin.log);
-    struct store_result result = {entry->id, event->finish_order, entry->rated, fin.state,
-                                  {row.name[0], row.name[1]}, row.width, row.height, row.k,
-                                  row.gravity, row.misere, row.ply_limit};
-    ratings_finish(mgr, &result, rc == STORE_OK);
     if (rc == STORE_OK) {
+        event->finish_order = order;
+        struct store_result result = {entry->id, order, entry->rated, fin.state,
+                                      {row.name[0], row.name[1]}, row.width, row.height, row.k,
+                                      row.gravity, row.misere, row.ply_limit};
+        /* Held back for results before it that another server stored (a
+         * shared store gives orders in commit order, so those are
+         * committed): read them now, not only when their notices come. */
+        if ((ratings_finish(mgr, &result) && mgr->limits.shared) ||
+            atomic_load(&mgr->ratings_behind))
+            ratings_catch_up(mgr);
         atomic_fetch_sub(&mgr->games, 1);
         pthread_mutex_lock(&mgr->table_lock);
         entry->ended = 1; /* leaves memory with its last holder */
@@ -736,7 +761,7 @@ int manager_stopping(struct manager *mgr)
 void manager_free(struct manager *mgr)
 {
     if (mgr->limits.shared)
-        store_listen(mgr->store, NULL, NULL); /* no notice comes after this */
+        store_listen(mgr->store, NULL, NULL, NULL); /* no notice comes after this */
     bots_stop(mgr);
     clock_timer_stop(mgr);
     /* Nothing holds a game any more: the server has stopped. */

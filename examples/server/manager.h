@@ -59,17 +59,18 @@ struct manager {
     size_t mask, used;
     atomic_long games;        /* games in progress (what --max-games bounds) */
     atomic_ullong moves_acked;
-    atomic_llong finish_counter;
     atomic_int stopping;
 
-    /* Ratings, updated as each game ends, in finish order: a game that
-     * finished but whose predecessors have not yet been committed waits. */
+    /* Ratings, updated as each game ends, in finish order (the store
+     * gives it): a game that finished but whose predecessors this server
+     * has not seen yet waits. */
     pthread_mutex_t ratings_lock;
     struct ranking ranks[BOARD_KINDS];
     uint64_t level_seed;
     long long next_order;     /* the finish order applied next */
     struct result_wait *waiting;
     size_t waiting_count, waiting_cap;
+    atomic_int ratings_behind; /* a read of the results failed: read them again */
 
     pthread_mutex_t bot_lock;
     pthread_cond_t bot_wake;
@@ -191,17 +192,19 @@ void clock_timer_stop(struct manager *mgr);
 void bot_enqueue(struct manager *mgr, struct game_entry *entry);
 /* bots.c: stops the bot threads and waits for them (manager_free). */
 void bots_stop(struct manager *mgr);
-/* manager.c: stores an event of entry's game (entry->lock held). When it
- * ends the game, the game goes to the store whole and, once committed, is
- * counted out of the games in progress, rated, and leaves memory when the
- * last holder releases it. A store_add_event result. */
-int manager_store_event(struct manager *mgr, struct game_entry *entry,
-                        const struct store_event *event);
+/* manager.c: stores an event of entry's game (entry->lock held; its
+ * finish_order is set here). When it ends the game, the game goes to the
+ * store whole and, once committed, event->finish_order is the order the
+ * store gave it, and the game is counted out of the games in progress,
+ * rated, and leaves memory when the last holder releases it. A
+ * store_add_event result. */
+int manager_store_event(struct manager *mgr, struct game_entry *entry, struct store_event *event);
 /* Brings a held game up to its stored log (another server stored plies
  * since: a write met STORE_CONFLICT, or a request or a notice came), with
  * entry's lock held. The entries replayed (0: none newer), or -1 (told on
  * stderr). A game another server ended leaves the games in progress here
- * (it is let go with its last holder) but is rated by that server only. */
+ * (it is let go with its last holder); its result comes with the store's
+ * notice of it (ratings_catch_up). */
 int manager_catch_up(struct manager *mgr, struct game_entry *entry);
 
 /* manager.c: the id table (table_lock held) and its entries, shared with
@@ -223,10 +226,16 @@ void ratings_free(struct manager *mgr);
 void ratings_lookup(struct manager *mgr, int kind, const char *name, struct glicko2 *out);
 /* The kind a game of this board and these rules is rated in. */
 int board_kind(int width, int height, int k, int gravity, int misere, int ply_limit);
-/* A finished game's finish order is spent: stored (the game ended) or not
- * (its commit failed). Ratings move in finish order, as a restart replays
- * them, so a result waits for the orders before it. */
-void ratings_finish(struct manager *mgr, const struct store_result *result, int stored);
+/* A finished game's result, as stored with the finish order the store
+ * gave it: by the server that ended it, or read from the store
+ * (ratings_catch_up). Ratings move in finish order, as a restart replays
+ * them, so a result waits for the orders before it; one already applied or
+ * already waiting is ignored (both ways deliver it). 1 if it waits, else 0. */
+int ratings_finish(struct manager *mgr, const struct store_result *result);
+/* Reads the results from the first order this server lacks on from the
+ * store and applies them (a shared store told of a result, or its
+ * listening connection came back; or a read failed before). */
+void ratings_catch_up(struct manager *mgr);
 /* A stored result, replayed at start (in finish order, before serving). */
 void ratings_replay(struct manager *mgr, const struct store_result *result);
 

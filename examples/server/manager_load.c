@@ -152,8 +152,7 @@ static int load_result(void *user, const struct store_result *result)
 {
     struct manager *mgr = user;
     ratings_replay(mgr, result);
-    if (result->finish_order >= atomic_load(&mgr->finish_counter))
-        atomic_store(&mgr->finish_counter, result->finish_order + 1);
+    mgr->next_order = result->finish_order + 1; /* they come in order */
     return 0;
 }
 
@@ -167,8 +166,7 @@ int manager_load(struct manager *mgr, long *games, long *events, long *skipped, 
     if (rc == 0)
         rc = sort_out(mgr, &st);
     if (rc == 0)
-        rc = store_load_results(mgr->store, load_result, mgr, err, err_len);
-    mgr->next_order = atomic_load(&mgr->finish_counter);
+        rc = store_load_results(mgr->store, 1, load_result, mgr, err, err_len);
     atomic_store(&mgr->games, st.games);
     *games = st.games;
     *events = st.events;

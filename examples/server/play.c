@@ -32,13 +32,6 @@ long long wall_ms(void)
     return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
-static long long finish_order_if_over(struct manager *mgr, struct game_entry *entry)
-{
-    if (ttt_state(entry->game) == TTT_IN_PROGRESS)
-        return 0;
-    return atomic_fetch_add(&mgr->finish_counter, 1);
-}
-
 void game_changed(struct manager *mgr, struct game_entry *entry, long long finish_order)
 {
     entry->events++;
@@ -71,9 +64,8 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
     }
     if (rc != TTT_OK || ply != before)
         return rc; /* rejected, or a retry of a move already stored */
-    long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {before, STORE_MOVE, mark, row * ttt_width(entry->game) + col,
-                             order, now, {-1, -1}};
+                             0, now, {-1, -1}};
     clock_for_event(entry, &ev);
     int stored = manager_store_event(mgr, entry, &ev);
     if (stored != 0) {
@@ -85,7 +77,7 @@ int play_locked(struct manager *mgr, struct game_entry *entry, int ply, int mark
         return 1;
     }
     atomic_fetch_add(&mgr->moves_acked, 1);
-    game_changed(mgr, entry, order);
+    game_changed(mgr, entry, ev.finish_order);
     clock_committed(mgr, entry, &ev);
     return TTT_OK;
 }
@@ -265,9 +257,8 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
     }
     if (rc != TTT_OK)
         return ttt_error_reply(409, rc, "%s", ttt_strerror(rc));
-    long long order = finish_order_if_over(mgr, entry);
     struct store_event ev = {ttt_ply(entry->game), kind, kind == STORE_RESIGN ? mark : 0, -1,
-                             order, now, {-1, -1}};
+                             0, now, {-1, -1}};
     clock_for_event(entry, &ev);
     int stored = manager_store_event(mgr, entry, &ev);
     if (stored != 0) {
@@ -279,7 +270,7 @@ static struct reply ending_locked(struct manager *mgr, struct game_entry *entry,
                                         : draw_locked(mgr, entry, mark);
         return error_reply(503, "store_failed", 503, "the store failed; retry");
     }
-    game_changed(mgr, entry, order);
+    game_changed(mgr, entry, ev.finish_order);
     clock_committed(mgr, entry, &ev);
     return state_reply(entry, extra);
 }

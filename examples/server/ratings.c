@@ -244,53 +244,91 @@ void ratings_replay(struct manager *mgr, const struct store_result *r)
                       r->state);
 }
 
-void ratings_finish(struct manager *mgr, const struct store_result *r, int stored)
+static int is_waiting(const struct manager *mgr, long long order)
 {
-    int rated = stored && r->rated, kind = result_kind(r);
+    for (size_t i = 0; i < mgr->waiting_count; i++)
+        if (mgr->waiting[i].order == order)
+            return 1;
+    return 0;
+}
+
+int ratings_finish(struct manager *mgr, const struct store_result *r)
+{
+    int kind = result_kind(r);
     pthread_mutex_lock(&mgr->ratings_lock);
-    if (r->finish_order != mgr->next_order) {
+    int held = r->finish_order > mgr->next_order;
+    if (r->finish_order < mgr->next_order || (held && is_waiting(mgr, r->finish_order))) {
+        pthread_mutex_unlock(&mgr->ratings_lock);
+        return held; /* applied already, or waiting already */
+    }
+    if (held) {
         if (mgr->waiting_count == mgr->waiting_cap) {
             size_t cap = mgr->waiting_cap ? 2 * mgr->waiting_cap : 16;
             struct result_wait *grown = realloc(mgr->waiting, cap * sizeof *grown);
             if (!grown) {
-                /* Out of memory: applied now, out of order, rather than lost. */
-                if (rated)
-                    ratings_apply(mgr, kind, r->id, r->finish_order, r->name[0], r->name[1],
-                                  r->state);
+                /* Left to a read of the store, which delivers it again. */
+                atomic_store(&mgr->ratings_behind, 1);
                 pthread_mutex_unlock(&mgr->ratings_lock);
-                return;
+                fprintf(stderr, "ttt-server: out of memory: game %s's result is read again"
+                        " from the store\n", r->id);
+                return 1;
             }
             mgr->waiting = grown;
             mgr->waiting_cap = cap;
         }
         struct result_wait *w = &mgr->waiting[mgr->waiting_count++];
         w->order = r->finish_order;
-        w->rated = rated;
+        w->rated = r->rated;
         w->state = r->state;
         w->kind = kind;
         snprintf(w->id, sizeof w->id, "%s", r->id);
         snprintf(w->name[0], sizeof w->name[0], "%.64s", r->name[0]);
         snprintf(w->name[1], sizeof w->name[1], "%.64s", r->name[1]);
         pthread_mutex_unlock(&mgr->ratings_lock);
-        return;
+        return 1;
     }
-    if (rated)
+    if (r->rated)
         ratings_apply(mgr, kind, r->id, r->finish_order, r->name[0], r->name[1], r->state);
     mgr->next_order++;
     /* The results that were waiting for this one. */
     for (size_t i = 0; i < mgr->waiting_count;) {
         struct result_wait *w = &mgr->waiting[i];
-        if (w->order != mgr->next_order) {
+        if (w->order > mgr->next_order) {
             i++;
             continue;
         }
-        if (w->rated)
-            ratings_apply(mgr, w->kind, w->id, w->order, w->name[0], w->name[1], w->state);
-        mgr->next_order++;
+        if (w->order == mgr->next_order) {
+            if (w->rated)
+                ratings_apply(mgr, w->kind, w->id, w->order, w->name[0], w->name[1], w->state);
+            mgr->next_order++;
+        }
         *w = mgr->waiting[--mgr->waiting_count];
         i = 0;
     }
     pthread_mutex_unlock(&mgr->ratings_lock);
+    return 0;
+}
+
+static int caught_up_result(void *user, const struct store_result *result)
+{
+    ratings_finish(user, result);
+    return 0;
+}
+
+void ratings_catch_up(struct manager *mgr)
+{
+    char err[512];
+    pthread_mutex_lock(&mgr->ratings_lock);
+    long long from = mgr->next_order;
+    pthread_mutex_unlock(&mgr->ratings_lock);
+    /* Cleared first: a failure after this sets it again. */
+    atomic_store(&mgr->ratings_behind, 0);
+    if (store_load_results(mgr->store, from, caught_up_result, mgr, err, sizeof err) != 0) {
+        atomic_store(&mgr->ratings_behind, 1);
+        fprintf(stderr, "ttt-server: reading the results from finish order %lld on: %s;"
+                " tried again at the next result or ratings request\n", from,
+                err[0] ? err : "failed");
+    }
 }
 
 /* A name from the URL as an error message may quote it: whole and valid
@@ -349,6 +387,8 @@ struct reply players_view(struct manager *mgr, const char *game, const char *lim
         if (end == limit_text || *end != '\0' || limit < 1 || limit > 1000)
             return ttt_error_reply(422, TTT_E_RANGE, "limit is a number from 1 to 1000");
     }
+    if (atomic_load(&mgr->ratings_behind))
+        ratings_catch_up(mgr);
     struct ranking *rk = &mgr->ranks[kind];
     json_t *list = json_array();
     pthread_mutex_lock(&mgr->ratings_lock);
@@ -386,6 +426,8 @@ struct reply player_view(struct manager *mgr, const char *name)
     const struct rating *found[BOARD_KINDS];
     size_t at[BOARD_KINDS];
     int any = 0;
+    if (atomic_load(&mgr->ratings_behind))
+        ratings_catch_up(mgr);
     pthread_mutex_lock(&mgr->ratings_lock);
     for (int k = 0; k < BOARD_KINDS; k++) {
         const struct rating *r = found[k] = rating_find(&mgr->ranks[k], name);

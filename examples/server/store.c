@@ -179,9 +179,9 @@ int store_add_game(struct store *store, const struct store_game *game)
 }
 
 int store_add_event(struct store *store, const char *game_id, const struct store_event *event,
-                    const struct store_finished *finished)
+                    const struct store_finished *finished, long long *finish_order)
 {
-    return store->ops->add_event(store, game_id, event, finished);
+    return store->ops->add_event(store, game_id, event, finished, finish_order);
 }
 
 int store_join(struct store *store, const char *game_id, const char *o_name,
@@ -213,10 +213,10 @@ int store_load_log(struct store *store, const char *id, int from, store_event_fn
     return store->ops->load_log(store, id, from, on_event, user, err, err_len);
 }
 
-int store_load_results(struct store *store, store_result_fn on_result, void *user, char *err,
-                       size_t err_len)
+int store_load_results(struct store *store, long long from, store_result_fn on_result,
+                       void *user, char *err, size_t err_len)
 {
-    return store->ops->load_results(store, on_result, user, err, err_len);
+    return store->ops->load_results(store, from, on_result, user, err, err_len);
 }
 
 void store_stats(struct store *store, struct store_stats *out)
@@ -224,7 +224,8 @@ void store_stats(struct store *store, struct store_stats *out)
     store->ops->stats(store, out);
 }
 
-int store_listen(struct store *store, store_notice_fn on_notice, void *user)
+int store_listen(struct store *store, store_notice_fn on_notice,
+                 store_result_notice_fn on_result, void *user)
 {
-    return store->ops->listen ? store->ops->listen(store, on_notice, user) : -1;
+    return store->ops->listen ? store->ops->listen(store, on_notice, on_result, user) : -1;
 }

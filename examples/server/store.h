@@ -18,6 +18,16 @@
  *   store_finished), stored in the same transaction: the store answers
  *   store_load_game(id) for a finished game from it (the server holds only
  *   games in progress), and store_load_results from all of them.
+ * - The store gives each finished game its finish order, in the
+ *   transaction that stores it: 1, 2, 3... in commit order, without gaps
+ *   (a write that fails or conflicts takes none), however many servers
+ *   share the store. So the results read in finish order are the same
+ *   sequence for every server, and a server that has applied the results
+ *   up to order n has seen every game that finished before n + 1. Without
+ *   gaps, a result held back for an earlier order never waits for one that
+ *   does not come: once order n is committed, every order before it is.
+ *   (An SQLite file's orders given before the store gave them may have
+ *   gaps; the start reads them all, so nothing waits on those.)
  * - store_load reads the games in progress back at start, checked: a row
  *   that does not read or holds a bad value is an error, never skipped in
  *   silence.
@@ -44,9 +54,10 @@ struct store_game {
 /* One entry of a game's log: a move (cell = row * width + col) or an ending
  * that is not a move (resign by mark, agreed draw, a flag fall: mark's time
  * ran out; a loss for mark, or a draw if the other side can no longer make
- * any line, as the position says). seq orders the log. The entry that ends
- * the game carries finish_order > 0, the order in which games finished (the
- * ratings replay them in it); 0 on every other entry. */
+ * any line, as the position says). seq orders the log. Read back, the entry
+ * that ends the game carries finish_order > 0, the order in which games
+ * finished (the ratings replay them in it; the store gave it); 0 on every
+ * other entry. Written, finish_order is 0: the store gives it. */
 enum store_event_kind { STORE_MOVE = 0, STORE_RESIGN = 1, STORE_DRAW = 2, STORE_FLAG = 3 };
 struct store_event {
     int seq;
@@ -70,7 +81,8 @@ enum {
 };
 
 /* A finished game, whole: its row, its state (1 x won, 2 o won, 3 draw),
- * its finish order and its log, the ending last. */
+ * its finish order and its log, the ending last. store_add_event ignores
+ * finish_order (it gives one); store_add_finished keeps it. */
 struct store_finished {
     const struct store_game *game;
     int state;
@@ -108,17 +120,21 @@ void store_scrub(const char *where, char *msg, size_t cap); /* msg less where's 
  * (STORE_FAILED, STORE_CONFLICT) having stored nothing. Calls from many
  * threads are grouped into one transaction. */
 int store_add_game(struct store *store, const struct store_game *game);
-/* finished: NULL, or (for the event that ends the game) the game whole. */
+/* finished: NULL, or (for the event that ends the game) the game whole;
+ * then, on STORE_OK, *finish_order is the finish order the store gave the
+ * game (see the top of this file); finish_order may be NULL otherwise. */
 int store_add_event(struct store *store, const char *game_id,
-                    const struct store_event *event, const struct store_finished *finished);
+                    const struct store_event *event, const struct store_finished *finished,
+                    long long *finish_order);
 /* The open o seat of a game in progress taken by an account (a rated
  * game's join) at seated_ms: the game's stored o name and seated_ms
  * become these, so a restart restores both. STORE_OK, or STORE_FAILED
  * having changed nothing (no such game among the stored ones). */
 int store_join(struct store *store, const char *game_id, const char *o_name,
                long long seated_ms);
-/* Finished games the store has only as logs (a file from before version 3):
- * kept as finished games, in one transaction; those it has are left. */
+/* Finished games the store has only as logs (an SQLite file from before
+ * version 3): kept as finished games, with the finish orders their logs
+ * carry, in one transaction; those it has are left. */
 int store_add_finished(struct store *store, const struct store_finished *games,
                        size_t count);
 
@@ -154,9 +170,12 @@ int store_load_game(struct store *store, const char *id, store_game_fn on_game,
 int store_load_log(struct store *store, const char *id, int from, store_event_fn on_event,
                    void *user, char *err, size_t err_len);
 
-/* Every finished game's result, in finish order: what the ratings need
- * (the game's id, its players, its end, and its board and rules, which
- * tell which ratings it moves). 0, or -1 with a message in err. */
+/* Every finished game's result from finish order from on (1: all), in
+ * finish order: what the ratings need (the game's id, its players, its
+ * end, and its board and rules, which tell which ratings it moves). 0, or
+ * -1 with a message in err. PostgreSQL reads the ones from `from` on by an
+ * index; the SQLite store (whose one server reads them once, at start)
+ * scans. */
 struct store_result {
     const char *id;
     long long finish_order;
@@ -165,8 +184,8 @@ struct store_result {
     int width, height, k, gravity, misere, ply_limit;
 };
 typedef int (*store_result_fn)(void *user, const struct store_result *result);
-int store_load_results(struct store *store, store_result_fn on_result, void *user,
-                       char *err, size_t err_len);
+int store_load_results(struct store *store, long long from, store_result_fn on_result,
+                       void *user, char *err, size_t err_len);
 
 /* Commits so far, their mean and last time, and the last write that failed
  * (its message, or "" if none since the last commit in which every write
@@ -181,13 +200,20 @@ void store_stats(struct store *store, struct store_stats *out);
 /* A store shared by servers (PostgreSQL) tells of the events committed to
  * it, by any server: on_notice(user, game_id, seq) for each, from a thread
  * of the store's own, in commit order; then the caller reads the event
- * from the log (store_load_log). After its connection was lost and came
- * back, it calls on_notice(user, NULL, -1): events may have been committed
- * meanwhile untold, so the caller reads every log it follows. 0 once
- * listening (every commit from then on is told), -1 if the store cannot
- * (the SQLite store, whose only server knows every event). on_notice NULL
- * stops the listening (before user goes away); store_close stops it too. */
+ * from the log (store_load_log). It tells of each finished game too:
+ * on_result(user, finish_order), after the on_notice of its ending; the
+ * caller reads the results from the first order it lacks on
+ * (store_load_results), so a result is read from the store, never taken
+ * from the notice. After its connection was lost and came back, it calls
+ * on_notice(user, NULL, -1): events and results may have been committed
+ * meanwhile untold, so the caller reads every log it follows and the
+ * results it lacks. 0 once listening (every commit from then on is told),
+ * -1 if the store cannot (the SQLite store, whose only server knows every
+ * event). on_notice NULL stops the listening (before user goes away);
+ * store_close stops it too. */
 typedef void (*store_notice_fn)(void *user, const char *game_id, int seq);
-int store_listen(struct store *store, store_notice_fn on_notice, void *user);
+typedef void (*store_result_notice_fn)(void *user, long long finish_order);
+int store_listen(struct store *store, store_notice_fn on_notice,
+                 store_result_notice_fn on_result, void *user);
 
 #endif

@@ -11,7 +11,7 @@ struct store_ops {
     void (*close)(struct store *store);
     int (*add_game)(struct store *store, const struct store_game *game);
     int (*add_event)(struct store *store, const char *game_id, const struct store_event *event,
-                     const struct store_finished *finished);
+                     const struct store_finished *finished, long long *finish_order);
     int (*join)(struct store *store, const char *game_id, const char *o_name,
                 long long seated_ms);
     int (*add_finished)(struct store *store, const struct store_finished *games, size_t count);
@@ -21,10 +21,11 @@ struct store_ops {
                      store_event_fn on_event, void *user, char *err, size_t err_len);
     int (*load_log)(struct store *store, const char *id, int from, store_event_fn on_event,
                     void *user, char *err, size_t err_len);
-    int (*load_results)(struct store *store, store_result_fn on_result, void *user, char *err,
-                        size_t err_len);
+    int (*load_results)(struct store *store, long long from, store_result_fn on_result,
+                        void *user, char *err, size_t err_len);
     void (*stats)(struct store *store, struct store_stats *out);
-    int (*listen)(struct store *store, store_notice_fn on_notice, void *user); /* or NULL */
+    int (*listen)(struct store *store, store_notice_fn on_notice,
+                  store_result_notice_fn on_result, void *user); /* or NULL */
 };
 
 /* A finished game's log as both stores keep it in one text column: "kind

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define PG_SCHEMA_VERSION 3
+#define PG_SCHEMA_VERSION 4
 
 /* Writes go through one connection, used by the queue's writer thread
  * alone: it commits every write that arrived while the last commit was in
@@ -33,6 +33,7 @@ struct pg_store {
     int listening;
     atomic_int stop_listening;
     store_notice_fn on_notice;
+    store_result_notice_fn on_result;
     void *notice_user;
 };
 
@@ -77,7 +78,23 @@ static const char *const schema_v3[] = {
     "ALTER TABLE ttt_games ADD COLUMN seated_ms bigint NOT NULL DEFAULT 0",
 };
 
+/* Version 4: the store gives finish orders (see give_orders), from a
+ * counter of one row. The orders stored before it (given by each server
+ * apart, so two servers could give one twice) are numbered again 1, 2,
+ * 3... in the order they stand (equal ones by game id), the same on every
+ * server, and the counter goes on from their count. */
+static const char *const schema_v4[] = {
+    "CREATE TABLE ttt_finish_counter (last bigint NOT NULL)",
+    "UPDATE ttt_finished f SET finish_order = r.n"
+    " FROM (SELECT id, row_number() OVER (ORDER BY finish_order, id) AS n FROM ttt_finished) r"
+    " WHERE f.id = r.id AND f.finish_order <> r.n",
+    "UPDATE ttt_moves m SET finish_order = f.finish_order FROM ttt_finished f"
+    " WHERE m.game_id = f.id AND m.finish_order > 0 AND m.finish_order <> f.finish_order",
+    "INSERT INTO ttt_finish_counter SELECT count(*) FROM ttt_finished",
+};
+
 #define NOTICE_CHANNEL "ttt_events"
+#define RESULT_CHANNEL "ttt_results"
 
 #define GAME_COLUMNS                                                                           \
     "id, width, height, k, gravity, misere, early_draw, ply_limit, rated, x_kind, o_kind,"     \
@@ -103,6 +120,14 @@ static const char *const statements[][2] = {
                   " SELECT pg_notify('" NOTICE_CHANNEL "', game_id || ' ' || seq) FROM added"},
     {"add_finished", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                      " VALUES ($1, $2, $3, $4)"},
+    /* The group's endings' finish orders ($1 of them, the last one
+     * returned), and each ending's rows set to its order, told on
+     * RESULT_CHANNEL (payload: the order) once committed. */
+    {"take_orders", "UPDATE ttt_finish_counter SET last = last + $1::bigint RETURNING last"},
+    {"set_order", "WITH m AS (UPDATE ttt_moves SET finish_order = $3::bigint"
+                  " WHERE game_id = $1::text AND seq = $2::integer),"
+                  " f AS (UPDATE ttt_finished SET finish_order = $3::bigint WHERE id = $1::text)"
+                  " SELECT pg_notify('" RESULT_CHANNEL "', $3::bigint::text)"},
     {"add_finished_old", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                          " VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING"},
     {"join", "UPDATE ttt_games SET o_name = $2, seated_ms = $3 WHERE id = $1"},
@@ -127,7 +152,8 @@ static const char *const read_statements[][2] = {
                  " WHERE game_id = $1 AND seq >= $2 ORDER BY seq"},
     {"load_results", "SELECT id, f.finish_order, g.rated, g.x_name, g.o_name, f.state,"
                      " g.width, g.height, g.k, g.gravity, g.misere, g.ply_limit"
-                     " FROM ttt_finished f JOIN ttt_games g USING (id) ORDER BY f.finish_order"},
+                     " FROM ttt_finished f JOIN ttt_games g USING (id)"
+                     " WHERE f.finish_order >= $1 ORDER BY f.finish_order"},
 };
 
 /* Creates the schema, or checks its version, under an advisory lock so that
@@ -182,6 +208,13 @@ static int migrate(struct pg_store *s, char *err, size_t err_len)
         if (pg_run_ok(c, "UPDATE ttt_schema SET version = 3", shown, err, err_len) != 0)
             goto fail;
     }
+    if (version < 4) {
+        for (size_t i = 0; i < sizeof schema_v4 / sizeof *schema_v4; i++)
+            if (pg_run_ok(c, schema_v4[i], shown, err, err_len) != 0)
+                goto fail;
+        if (pg_run_ok(c, "UPDATE ttt_schema SET version = 4", shown, err, err_len) != 0)
+            goto fail;
+    }
     return pg_run_ok(c, "COMMIT", shown, err, err_len);
 fail:
     PQclear(PQexec(c, "ROLLBACK"));
@@ -206,7 +239,8 @@ static int listen_connect(struct pg_store *s, int *said)
         return -1;
     }
     PQsetNoticeProcessor(s->lconn, pg_ignore_notice, NULL);
-    if (pg_run_ok(s->lconn, "LISTEN " NOTICE_CHANNEL, s->shown, err, sizeof err) != 0) {
+    if (pg_run_ok(s->lconn, "LISTEN " NOTICE_CHANNEL, s->shown, err, sizeof err) != 0 ||
+        pg_run_ok(s->lconn, "LISTEN " RESULT_CHANNEL, s->shown, err, sizeof err) != 0) {
         fprintf(stderr, "ttt-server: %s\n", err);
         PQfinish(s->lconn);
         s->lconn = NULL;
@@ -248,15 +282,21 @@ static void *listen_main(void *arg)
         while ((n = PQnotifies(s->lconn)) != NULL) {
             char id[24];
             int seq;
-            if (sscanf(n->extra, "%23s %d", id, &seq) == 2)
+            long long order;
+            if (strcmp(n->relname, RESULT_CHANNEL) == 0) {
+                if (sscanf(n->extra, "%lld", &order) == 1)
+                    s->on_result(s->notice_user, order);
+            } else if (sscanf(n->extra, "%23s %d", id, &seq) == 2) {
                 s->on_notice(s->notice_user, id, seq);
+            }
             PQfreemem(n);
         }
     }
     return NULL;
 }
 
-static int pg_listen(struct store *base, store_notice_fn on_notice, void *user)
+static int pg_listen(struct store *base, store_notice_fn on_notice,
+                     store_result_notice_fn on_result, void *user)
 {
     struct pg_store *s = (struct pg_store *)base;
     if (s->listening) {
@@ -271,6 +311,7 @@ static int pg_listen(struct store *base, store_notice_fn on_notice, void *user)
         return 0;
     int said = 0;
     s->on_notice = on_notice;
+    s->on_result = on_result;
     s->notice_user = user;
     atomic_store(&s->stop_listening, 0);
     /* LISTEN before the caller goes on: every commit from here is told. */
@@ -291,7 +332,7 @@ static void pg_close(struct store *base)
     if (!s)
         return;
     store_queue_stop(&s->queue); /* the writer commits what waits, then stops */
-    pg_listen(base, NULL, NULL);
+    pg_listen(base, NULL, NULL, NULL);
     free(s->url);
     if (s->wconn)
         PQfinish(s->wconn);
@@ -404,8 +445,10 @@ static void game_values(const struct store_game *g, char buf[16][24], const char
     }
 }
 
+/* f's row, with finish order (f's own for store_add_finished, 0 for an
+ * ending, whose order give_orders sets). */
 static long add_finished_row(struct pg_store *s, const char *stmt, const struct store_finished *f,
-                             char *error, size_t cap, char sqlstate[6])
+                             long long finish_order, char *error, size_t cap, char sqlstate[6])
 {
     char order[24], state[16];
     char *log = store_log_text(f->log, f->count);
@@ -414,7 +457,7 @@ static long add_finished_row(struct pg_store *s, const char *stmt, const struct 
         snprintf(error, cap, "out of memory");
         return -1;
     }
-    snprintf(order, sizeof order, "%lld", f->finish_order);
+    snprintf(order, sizeof order, "%lld", finish_order);
     snprintf(state, sizeof state, "%d", f->state);
     const char *v[] = {f->game->id, order, state, log};
     long rows = exec_write(s, stmt, 4, v, error, cap, sqlstate);
@@ -428,16 +471,16 @@ static long add_finished_row(struct pg_store *s, const char *stmt, const struct 
 static int add_event_rows(struct pg_store *s, struct store_write *w, char *error, size_t cap)
 {
     const struct store_event *ev = w->event;
-    char seq[16], kind[16], mark[16], cell[16], order[24], at[24], clock[2][24], sqlstate[6];
+    char seq[16], kind[16], mark[16], cell[16], at[24], clock[2][24], sqlstate[6];
     snprintf(seq, sizeof seq, "%d", ev->seq);
     snprintf(kind, sizeof kind, "%d", ev->kind);
     snprintf(mark, sizeof mark, "%d", ev->mark);
     snprintf(cell, sizeof cell, "%d", ev->cell);
-    snprintf(order, sizeof order, "%lld", ev->finish_order);
     snprintf(at, sizeof at, "%lld", ev->at_ms);
     for (int m = 0; m < 2; m++)
         snprintf(clock[m], sizeof clock[m], "%lld", ev->clock_ms[m]);
-    const char *v[] = {w->game_id, seq, kind, mark, cell, order, at, clock[0], clock[1]};
+    /* finish order 0: an ending's is set by give_orders */
+    const char *v[] = {w->game_id, seq, kind, mark, cell, "0", at, clock[0], clock[1]};
     if (!w->finished) {
         long rows = exec_write(s, "add_event", 9, v, error, cap, sqlstate);
         if (rows < 0)
@@ -449,7 +492,7 @@ static int add_event_rows(struct pg_store *s, struct store_write *w, char *error
         return WRITE_ABORTED;
     long rows = exec_write(s, "add_event", 9, v, error, cap, sqlstate);
     if (rows > 0)
-        rows = add_finished_row(s, "add_finished", w->finished, error, cap, sqlstate);
+        rows = add_finished_row(s, "add_finished", w->finished, 0, error, cap, sqlstate);
     w->result = rows > 0 ? STORE_OK : rows == 0 || strcmp(sqlstate, "23505") == 0
                 ? STORE_CONFLICT : STORE_FAILED;
     if (rows < 0 && exec_write(s, "rollback_to", 0, NULL, error, cap, sqlstate) < 0)
@@ -488,10 +531,58 @@ static int run_one(struct pg_store *s, struct store_write *w, char *error, size_
     if (w->event)
         return add_event_rows(s, w, error, cap);
     for (size_t i = 0; i < w->finished_count; i++)
-        if (add_finished_row(s, "add_finished_old", &w->finished[i], error, cap, sqlstate) < 0)
+        if (add_finished_row(s, "add_finished_old", &w->finished[i],
+                             w->finished[i].finish_order, error, cap, sqlstate) < 0)
             return WRITE_ABORTED;
     w->result = STORE_OK;
     return WRITE_DONE;
+}
+
+/* The finish orders of the group's endings that were stored, in the
+ * group's order, taken from the counter after every other statement of
+ * the transaction: its row stays locked until COMMIT, so another server's
+ * group that ends games waits for this one's commit and takes the orders
+ * after, and the orders follow the commits (gapless: a group rolled back
+ * gives its orders back). Taken last, the lock is never held while this
+ * transaction waits for another (a unique key's wait on (game, seq) comes
+ * before), so the servers cannot deadlock on it. 0, or -1 with the
+ * message in error (the group fails whole). */
+static int give_orders(struct pg_store *s, struct store_write *batch, char *error, size_t cap)
+{
+    long long endings = 0, last = 0;
+    for (struct store_write *w = batch; w; w = w->next)
+        endings += w->event && w->finished && w->result == STORE_OK;
+    if (endings == 0)
+        return 0;
+    char count[24], sqlstate[6];
+    snprintf(count, sizeof count, "%lld", endings);
+    const char *v[] = {count};
+    PGresult *res = PQexecPrepared(s->wconn, "take_orders", 1, v, NULL, NULL, 0);
+    int rows = PQresultStatus(res) == PGRES_TUPLES_OK ? PQntuples(res) : -1;
+    if (rows == 1)
+        last = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
+    if (rows < 0)
+        pg_say(error, cap, s->shown, "take_orders", PQerrorMessage(s->wconn));
+    else if (rows != 1)
+        snprintf(error, cap, "%s: ttt_finish_counter holds %d rows, not one", s->shown, rows);
+    else if (last < endings)
+        snprintf(error, cap, "%s: ttt_finish_counter holds a bad value", s->shown);
+    PQclear(res);
+    if (rows != 1 || last < endings)
+        return -1;
+    long long order = last - endings;
+    for (struct store_write *w = batch; w; w = w->next) {
+        if (!w->event || !w->finished || w->result != STORE_OK)
+            continue;
+        char seq[16], given[24];
+        snprintf(seq, sizeof seq, "%d", w->event->seq);
+        snprintf(given, sizeof given, "%lld", ++order);
+        const char *set[] = {w->game_id, seq, given};
+        if (exec_write(s, "set_order", 3, set, error, cap, sqlstate) < 0)
+            return -1;
+        w->finish_order = order;
+    }
+    return 0;
 }
 
 /* The queue's commit: every waiting write in one transaction. A write
@@ -517,7 +608,9 @@ static int commit_batch(void *backend, struct store_write *batch, char *error, s
         for (struct store_write *w = batch; ok && w && !lost; w = w->next)
             if (w->result != STORE_FAILED && run_one(s, w, error, cap) == WRITE_ABORTED)
                 lost = w;
-        if (ok && !lost && exec_write(s, "commit", 0, NULL, error, cap, sqlstate) >= 0)
+        /* give_orders failing loses the group whole (lost stays NULL). */
+        if (ok && !lost && give_orders(s, batch, error, cap) == 0 &&
+            exec_write(s, "commit", 0, NULL, error, cap, sqlstate) >= 0)
             return 1;
         PQclear(PQexecPrepared(s->wconn, "rollback", 0, NULL, NULL, NULL, 0));
         if (!ok || !lost || PQstatus(s->wconn) != CONNECTION_OK) {
@@ -536,11 +629,14 @@ static int pg_add_game(struct store *base, const struct store_game *game)
 }
 
 static int pg_add_event(struct store *base, const char *game_id, const struct store_event *ev,
-                        const struct store_finished *finished)
+                        const struct store_finished *finished, long long *finish_order)
 {
     struct store_write w = {.game_id = game_id, .event = ev, .finished = finished,
                             .finished_count = finished != NULL};
-    return store_queue_submit(&((struct pg_store *)base)->queue, &w);
+    int rc = store_queue_submit(&((struct pg_store *)base)->queue, &w);
+    if (rc == STORE_OK && finished)
+        *finish_order = w.finish_order;
+    return rc;
 }
 
 static int pg_join(struct store *base, const char *game_id, const char *o_name,
@@ -797,12 +893,15 @@ static int pg_load_log(struct store *base, const char *id, int from, store_event
     return n;
 }
 
-static int pg_load_results(struct store *base, store_result_fn on_result, void *user, char *err,
-                           size_t err_len)
+static int pg_load_results(struct store *base, long long from, store_result_fn on_result,
+                           void *user, char *err, size_t err_len)
 {
     struct pg_store *s = (struct pg_store *)base;
+    char from_text[24];
+    snprintf(from_text, sizeof from_text, "%lld", from);
+    const char *v[] = {from_text};
     pthread_mutex_lock(&s->rlock);
-    PGresult *res = read_query(s, "load_results", 0, NULL, err, err_len);
+    PGresult *res = read_query(s, "load_results", 1, v, err, err_len);
     pthread_mutex_unlock(&s->rlock);
     if (!res)
         return -1;

@@ -17,6 +17,7 @@ struct store_write {
     const struct store_event *event;
     const struct store_finished *finished; /* with it, or alone: games ending */
     size_t finished_count;
+    long long finish_order;          /* set by the backend: the order it gave an ending */
     int result;                      /* STORE_OK, STORE_FAILED or STORE_CONFLICT */
     sem_t done;                      /* posted by the writer once committed */
     struct store_write *next;

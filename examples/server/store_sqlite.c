@@ -110,8 +110,10 @@ static int step_once(struct sqlite_store *store, sqlite3_stmt *st, int bound, ch
     return rc;
 }
 
-static int insert_finished(struct sqlite_store *store, const struct store_finished *f, char *error,
-                           size_t cap, int *ext)
+/* f's row, with finish order (f's own for store_add_finished, the one
+ * given now for an ending). */
+static int insert_finished(struct sqlite_store *store, const struct store_finished *f,
+                           long long order, char *error, size_t cap, int *ext)
 {
     sqlite3_stmt *st = store->insert_finished;
     char *log = store_log_text(f->log, f->count);
@@ -120,7 +122,7 @@ static int insert_finished(struct sqlite_store *store, const struct store_finish
         return SQLITE_NOMEM;
     }
     int bound = bind_game(st, 1, f->game);
-    bound |= sqlite3_bind_int64(st, 21, f->finish_order);
+    bound |= sqlite3_bind_int64(st, 21, order);
     bound |= sqlite3_bind_int(st, 22, f->state);
     bound |= sqlite3_bind_text(st, 23, log, -1, SQLITE_STATIC);
     int rc = step_once(store, st, bound, error, cap, ext);
@@ -131,7 +133,7 @@ static int insert_finished(struct sqlite_store *store, const struct store_finish
 /* Runs one write inside the open transaction; on failure its message goes
  * into error. A failed write stores nothing (a savepoint undoes the first
  * half of a two-row write) and leaves the transaction open for the others. */
-static int run_one(struct sqlite_store *store, const struct store_write *p, char *error, size_t cap)
+static int run_one(struct sqlite_store *store, struct store_write *p, char *error, size_t cap)
 {
     int rc = SQLITE_DONE, ext = 0;
     if (p->join_name) {
@@ -149,10 +151,16 @@ static int run_one(struct sqlite_store *store, const struct store_write *p, char
         bound |= sqlite3_bind_int64(store->insert_game, 21, p->game->seated_ms);
         rc = step_once(store, store->insert_game, bound, error, cap, &ext);
     } else if (!p->event) {
-        for (size_t i = 0; rc == SQLITE_DONE && i < p->finished_count; i++)
-            rc = insert_finished(store, &p->finished[i], error, cap, &ext);
+        for (size_t i = 0; rc == SQLITE_DONE && i < p->finished_count; i++) {
+            rc = insert_finished(store, &p->finished[i], p->finished[i].finish_order, error,
+                                 cap, &ext);
+            if (p->finished[i].finish_order > store->last_order)
+                store->last_order = p->finished[i].finish_order;
+        }
     } else {
         int two = p->finished != NULL;
+        /* An ending takes the next finish order, kept only if it is stored. */
+        long long order = two ? store->last_order + 1 : 0;
         if (two && sqlite3_exec(store->db, "SAVEPOINT one", NULL, NULL, NULL) != SQLITE_OK) {
             snprintf(error, cap, "%s", sqlite3_errmsg(store->db));
             return STORE_FAILED;
@@ -163,13 +171,13 @@ static int run_one(struct sqlite_store *store, const struct store_write *p, char
         bound |= sqlite3_bind_int(st, 3, p->event->kind);
         bound |= sqlite3_bind_int(st, 4, p->event->mark);
         bound |= sqlite3_bind_int(st, 5, p->event->cell);
-        bound |= sqlite3_bind_int64(st, 6, p->event->finish_order);
+        bound |= sqlite3_bind_int64(st, 6, order);
         bound |= sqlite3_bind_int64(st, 7, p->event->at_ms);
         bound |= sqlite3_bind_int64(st, 8, p->event->clock_ms[0]);
         bound |= sqlite3_bind_int64(st, 9, p->event->clock_ms[1]);
         rc = step_once(store, st, bound, error, cap, &ext);
         if (two && rc == SQLITE_DONE)
-            rc = insert_finished(store, p->finished, error, cap, &ext);
+            rc = insert_finished(store, p->finished, order, error, cap, &ext);
         if (two && rc != SQLITE_DONE)
             sqlite3_exec(store->db, "ROLLBACK TO one", NULL, NULL, NULL);
         if (two && sqlite3_exec(store->db, "RELEASE one", NULL, NULL, NULL) != SQLITE_OK &&
@@ -177,6 +185,8 @@ static int run_one(struct sqlite_store *store, const struct store_write *p, char
             snprintf(error, cap, "%s", sqlite3_errmsg(store->db));
             rc = SQLITE_ERROR;
         }
+        if (two && rc == SQLITE_DONE)
+            store->last_order = p->finish_order = order;
     }
     if (rc == SQLITE_DONE)
         return STORE_OK;
@@ -190,6 +200,7 @@ static int run_one(struct sqlite_store *store, const struct store_write *p, char
 static int commit_batch(void *backend, struct store_write *batch, char *error, size_t cap)
 {
     struct sqlite_store *store = backend;
+    long long last_order = store->last_order; /* a rolled-back group gives none */
     int ok = sqlite3_exec(store->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK;
     if (!ok)
         snprintf(error, cap, "BEGIN: %s", sqlite3_errmsg(store->db));
@@ -202,6 +213,8 @@ static int commit_batch(void *backend, struct store_write *batch, char *error, s
     }
     for (struct store_write *w = batch; !ok && w; w = w->next)
         w->result = STORE_FAILED;
+    if (!ok)
+        store->last_order = last_order;
     return ok;
 }
 
@@ -212,11 +225,15 @@ static int sqlite_add_game(struct sqlite_store *store, const struct store_game *
 }
 
 static int sqlite_add_event(struct sqlite_store *store, const char *game_id,
-                    const struct store_event *event, const struct store_finished *finished)
+                            const struct store_event *event, const struct store_finished *finished,
+                            long long *finish_order)
 {
     struct store_write w = {.game_id = game_id, .event = event, .finished = finished,
                             .finished_count = finished != NULL};
-    return store_queue_submit(&store->queue, &w);
+    int rc = store_queue_submit(&store->queue, &w);
+    if (rc == STORE_OK && finished)
+        *finish_order = w.finish_order;
+    return rc;
 }
 
 static int sqlite_join(struct sqlite_store *store, const char *game_id, const char *o_name,
@@ -448,6 +465,15 @@ static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, 
                     err, err_len) != 0 ||
         migrate(store, err, err_len) != 0)
         goto fail;
+    /* Finish orders go on from the largest stored (a file's old logs that
+     * are not kept whole yet raise it as store_add_finished keeps them). */
+    if (query_int(store->db, path, "SELECT coalesce(max(finish_order), 0) FROM finished",
+                  &store->last_order, err, err_len) != 0) {
+        if (!salvage)
+            goto fail;
+        fprintf(stderr, "ttt-server: %s; finish orders start from 1\n", err);
+        store->last_order = 0;
+    }
     if (sqlite3_prepare_v2(store->db,
             "INSERT INTO games (id, width, height, k, gravity, misere, early_draw,"
             " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name,"
@@ -522,9 +548,9 @@ static int op_add_game(struct store *s, const struct store_game *game)
     return sqlite_add_game(SQ(s), game);
 }
 static int op_add_event(struct store *s, const char *game_id, const struct store_event *event,
-                        const struct store_finished *finished)
+                        const struct store_finished *finished, long long *finish_order)
 {
-    return sqlite_add_event(SQ(s), game_id, event, finished);
+    return sqlite_add_event(SQ(s), game_id, event, finished, finish_order);
 }
 static int op_join(struct store *s, const char *game_id, const char *o_name,
                    long long seated_ms)
@@ -550,10 +576,10 @@ static int op_load_log(struct store *s, const char *id, int from, store_event_fn
 {
     return sqlite_load_log(SQ(s), id, from, on_event, user, err, err_len);
 }
-static int op_load_results(struct store *s, store_result_fn on_result, void *user, char *err,
-                           size_t err_len)
+static int op_load_results(struct store *s, long long from, store_result_fn on_result,
+                           void *user, char *err, size_t err_len)
 {
-    return sqlite_load_results(SQ(s), on_result, user, err, err_len);
+    return sqlite_load_results(SQ(s), from, on_result, user, err, err_len);
 }
 static void op_stats(struct store *s, struct store_stats *out)
 {

@@ -21,6 +21,9 @@ struct sqlite_store {
     sqlite3_stmt *load_finished;
     pthread_mutex_t read_lock;
     struct store_queue queue;        /* the writer thread and its counts */
+    /* The last finish order given (the writer thread's alone): the next
+     * ending stored takes the one after, in the transaction that stores it. */
+    long long last_order;
 };
 
 /* The statement that reads one finished game by id (?1). */
@@ -34,7 +37,7 @@ int sqlite_load_game(struct sqlite_store *store, const char *id, store_game_fn o
                      store_event_fn on_event, void *user, char *err, size_t err_len);
 int sqlite_load_log(struct sqlite_store *store, const char *id, int from, store_event_fn on_event,
                     void *user, char *err, size_t err_len);
-int sqlite_load_results(struct sqlite_store *store, store_result_fn on_result, void *user,
-                        char *err, size_t err_len);
+int sqlite_load_results(struct sqlite_store *store, long long from, store_result_fn on_result,
+                        void *user, char *err, size_t err_len);
 
 #endif

@@ -358,14 +358,17 @@ int sqlite_load_game(struct sqlite_store *store, const char *id, store_game_fn o
     return result;
 }
 
-int sqlite_load_results(struct sqlite_store *store, store_result_fn on_result, void *user,
-                       char *err, size_t err_len)
+int sqlite_load_results(struct sqlite_store *store, long long from, store_result_fn on_result,
+                        void *user, char *err, size_t err_len)
 {
     sqlite3_stmt *st = NULL;
     pthread_mutex_lock(&store->read_lock);
     int rc = sqlite3_prepare_v2(store->rdb, "SELECT id, finish_order, rated, x_name, o_name,"
                                 " state, width, height, k, gravity, misere, ply_limit"
-                                " FROM finished ORDER BY finish_order", -1, &st, NULL);
+                                " FROM finished WHERE finish_order >= ? ORDER BY finish_order",
+                                -1, &st, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_bind_int64(st, 1, from);
     int result = 0;
     while (result == 0 && rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         char id[24], names[2][72];

@@ -82,8 +82,8 @@ run timeout 1500 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here
     --basetemp "$work/pytest" "$here/test_api.py" "$here/test_hostile.py" "$here/test_strict.py" "$here/test_limits.py" \
     "$here/test_bots.py" "$here/test_docs.py" "$here/test_store.py" "$here/test_scripts.py" \
     "$here/test_accounts.py" "$here/test_rated.py" "$here/test_ratings.py" "$here/test_pgstore.py" \
-    "$here/test_cluster.py" "$here/test_cluster_accounts.py" "$here/test_lobby.py" \
-    "$here/test_clocks.py"
+    "$here/test_cluster.py" "$here/test_cluster_accounts.py" "$here/test_cluster_ratings.py" \
+    "$here/test_lobby.py" "$here/test_clocks.py"
 run timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
 # The same kills, of one node of three on PostgreSQL behind haproxy (77:
 # PostgreSQL or haproxy missing, outside CI).

@@ -178,7 +178,7 @@ def test_the_password_is_never_shown(tmp_path, cluster, db):
     # The schema carries its version and (game_id, seq) is the log's key.
     ok = node(tmp_path, db, "ok").start()
     assert ok.stop() == 0
-    assert cluster.psql(name, "SELECT version FROM ttt_schema").strip() == "3"
+    assert cluster.psql(name, "SELECT version FROM ttt_schema").strip() == "4"
     key = cluster.psql(name, "SELECT pg_get_constraintdef(oid) FROM pg_constraint"
                              " WHERE conrelid = 'ttt_moves'::regclass AND contype = 'p'")
     assert key.strip() == "PRIMARY KEY (game_id, seq)"
@@ -259,7 +259,7 @@ def test_a_version_1_schema_is_migrated_to_clocks(tmp_path, cluster, db):
         assert srv.stop() == 0
     finally:
         srv.kill()
-    assert cluster.psql(name, "SELECT version FROM ttt_schema").strip() == "3"
+    assert cluster.psql(name, "SELECT version FROM ttt_schema").strip() == "4"
     row = cluster.psql(name, "SELECT at_ms > 0, x_clock_ms, o_clock_ms FROM ttt_moves"
                              " WHERE game_id = 'live' AND seq = 1")
     assert row.strip() == "t|-1|-1"
