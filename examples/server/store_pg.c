@@ -120,14 +120,15 @@ static const char *const statements[][2] = {
                   " SELECT pg_notify('" NOTICE_CHANNEL "', game_id || ' ' || seq) FROM added"},
     {"add_finished", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                      " VALUES ($1, $2, $3, $4)"},
-    /* The group's endings' finish orders ($1 of them, the last one
-     * returned), and each ending's rows set to its order, told on
-     * RESULT_CHANNEL (payload: the order) once committed. */
-    {"take_orders", "UPDATE ttt_finish_counter SET last = last + $1::bigint RETURNING last"},
-    {"set_order", "WITH m AS (UPDATE ttt_moves SET finish_order = $3::bigint"
-                  " WHERE game_id = $1::text AND seq = $2::integer),"
-                  " f AS (UPDATE ttt_finished SET finish_order = $3::bigint WHERE id = $1::text)"
-                  " SELECT pg_notify('" RESULT_CHANNEL "', $3::bigint::text)"},
+    /* An ending's finish order, the counter's next, set on its rows and
+     * told on RESULT_CHANNEL (payload: the order) once committed; the
+     * order returned. */
+    {"give_order", "WITH c AS (UPDATE ttt_finish_counter SET last = last + 1 RETURNING last),"
+                   " m AS (UPDATE ttt_moves SET finish_order = (SELECT last FROM c)"
+                   " WHERE game_id = $1 AND seq = $2),"
+                   " f AS (UPDATE ttt_finished SET finish_order = (SELECT last FROM c)"
+                   " WHERE id = $1)"
+                   " SELECT last, pg_notify('" RESULT_CHANNEL "', last::text) FROM c"},
     {"add_finished_old", "INSERT INTO ttt_finished (id, finish_order, state, log)"
                          " VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING"},
     {"join", "UPDATE ttt_games SET o_name = $2, seated_ms = $3 WHERE id = $1"},
@@ -549,36 +550,22 @@ static int run_one(struct pg_store *s, struct store_write *w, char *error, size_
  * message in error (the group fails whole). */
 static int give_orders(struct pg_store *s, struct store_write *batch, char *error, size_t cap)
 {
-    long long endings = 0, last = 0;
-    for (struct store_write *w = batch; w; w = w->next)
-        endings += w->event && w->finished && w->result == STORE_OK;
-    if (endings == 0)
-        return 0;
-    char count[24], sqlstate[6];
-    snprintf(count, sizeof count, "%lld", endings);
-    const char *v[] = {count};
-    PGresult *res = PQexecPrepared(s->wconn, "take_orders", 1, v, NULL, NULL, 0);
-    int rows = PQresultStatus(res) == PGRES_TUPLES_OK ? PQntuples(res) : -1;
-    if (rows == 1)
-        last = strtoll(PQgetvalue(res, 0, 0), NULL, 10);
-    if (rows < 0)
-        pg_say(error, cap, s->shown, "take_orders", PQerrorMessage(s->wconn));
-    else if (rows != 1)
-        snprintf(error, cap, "%s: ttt_finish_counter holds %d rows, not one", s->shown, rows);
-    else if (last < endings)
-        snprintf(error, cap, "%s: ttt_finish_counter holds a bad value", s->shown);
-    PQclear(res);
-    if (rows != 1 || last < endings)
-        return -1;
-    long long order = last - endings;
     for (struct store_write *w = batch; w; w = w->next) {
         if (!w->event || !w->finished || w->result != STORE_OK)
             continue;
-        char seq[16], given[24];
+        char seq[16];
         snprintf(seq, sizeof seq, "%d", w->event->seq);
-        snprintf(given, sizeof given, "%lld", ++order);
-        const char *set[] = {w->game_id, seq, given};
-        if (exec_write(s, "set_order", 3, set, error, cap, sqlstate) < 0)
+        const char *v[] = {w->game_id, seq};
+        PGresult *res = PQexecPrepared(s->wconn, "give_order", 2, v, NULL, NULL, 0);
+        int rows = PQresultStatus(res) == PGRES_TUPLES_OK ? PQntuples(res) : -1;
+        long long order = rows == 1 ? strtoll(PQgetvalue(res, 0, 0), NULL, 10) : 0;
+        if (rows < 0)
+            pg_say(error, cap, s->shown, "give_order", PQerrorMessage(s->wconn));
+        else if (order < 1)
+            snprintf(error, cap, "%s: ttt_finish_counter holds %d rows, not one", s->shown,
+                     rows);
+        PQclear(res);
+        if (order < 1)
             return -1;
         w->finish_order = order;
     }
