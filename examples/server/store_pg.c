@@ -89,7 +89,8 @@ static const char *const schema_v4[] = {
     " FROM (SELECT id, row_number() OVER (ORDER BY finish_order, id) AS n FROM ttt_finished) r"
     " WHERE f.id = r.id AND f.finish_order <> r.n",
     "UPDATE ttt_moves m SET finish_order = f.finish_order FROM ttt_finished f"
-    " WHERE m.game_id = f.id AND m.finish_order > 0 AND m.finish_order <> f.finish_order",
+    " WHERE m.game_id = f.id AND m.finish_order > 0"
+    " AND m.finish_order <> f.finish_order",
     "INSERT INTO ttt_finish_counter SELECT count(*) FROM ttt_finished",
 };
 
