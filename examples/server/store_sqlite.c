@@ -466,8 +466,10 @@ static struct sqlite_store *sqlite_open(const char *path, int synchronous_full, 
         migrate(store, err, err_len) != 0)
         goto fail;
     /* Finish orders go on from the largest stored (a file's old logs that
-     * are not kept whole yet raise it as store_add_finished keeps them). */
-    if (query_int(store->db, path, "SELECT coalesce(max(finish_order), 0) FROM finished",
+     * are not kept whole yet raise it as store_add_finished keeps them);
+     * only orders that read count, as only those reach the ratings. */
+    if (query_int(store->db, path, "SELECT coalesce(max(finish_order), 0) FROM finished"
+                  " WHERE typeof(finish_order) = 'integer' AND finish_order >= 1",
                   &store->last_order, err, err_len) != 0) {
         if (!salvage)
             goto fail;

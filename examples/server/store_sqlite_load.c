@@ -386,6 +386,12 @@ int sqlite_load_results(struct sqlite_store *store, long long from, store_result
             if (store->salvage) {
                 fprintf(stderr, "ttt-server: %s: finished game %s holds a bad value; left out"
                         " of the ratings\n", store->path, shown);
+                /* Its order, if it reads, is still spent (the store's
+                 * numbering goes on past it): told as an unrated result. */
+                struct store_result spent = {shown, 0, 0, 3, {"", ""}, 0, 0, 0, 0, 0, 0};
+                if (column_int(st, 1, 1, LLONG_MAX, &spent.finish_order) == 0 &&
+                    on_result(user, &spent) != 0)
+                    result = -1;
                 rc = SQLITE_OK;
                 continue;
             }

@@ -218,3 +218,34 @@ def test_odd_player_names_and_kinds_are_answered(tmp_path):
         assert srv.stop() == 0
     finally:
         srv.kill()
+
+
+def test_a_salvaged_result_keeps_its_order_spent(tmp_path):
+    """A stored result that does not read (--salvage leaves it out) still
+    spent its finish order: the next game to end is rated, not held back
+    for an order that never comes."""
+    db = tmp_path / "games.db"
+    srv = Server(db, *FAST_ARGON2)
+    srv.start()
+    srv.stop()
+    con = sqlite3.connect(db)
+    with con:
+        for order, state in ((1, 1), (2, 9)):  # state 9 is no state: the row does not read
+            con.execute(
+                "INSERT INTO finished (id, width, height, k, gravity, misere, early_draw,"
+                " ply_limit, rated, x_kind, o_kind, x_budget, o_budget, x_name, o_name, x_token,"
+                " o_token, finish_order, state, log) VALUES (?,3,3,3,0,0,0,0,1,'human','human',"
+                "0,0,'Ana','Bob','','',?,?,'1 -1 -1')", ("%016x" % order, order, state))
+    con.close()
+    srv = Server(db, "--salvage", *FAST_ARGON2)
+    try:
+        srv.start()
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            who = sessions(c)
+            finish(c, who, "tictactoe", "Ana", "Bob", 1)
+            ana = c.get("/api/players/Ana").json()["ratings"]["tictactoe"]
+            assert (ana["games"], ana["wins"]) == (2, 2)
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
+    assert "holds a bad value; left out of the ratings" in srv.output()
