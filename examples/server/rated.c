@@ -136,6 +136,20 @@ struct reply rated_join(struct server *srv, struct MHD_Connection *conn,
     }
 }
 
+static int row_seated(void *user, const struct store_game *game)
+{
+    *(long long *)user = game->seated_ms;
+    return 0;
+}
+
+static int log_unneeded(void *user, const char *game_id, const struct store_event *event)
+{
+    (void)user;
+    (void)game_id;
+    (void)event;
+    return -1; /* the row is all rated_refresh reads */
+}
+
 void rated_refresh(struct server *srv, struct game_entry *entry)
 {
     char shown[TTT_NAME_MAX + 1], name[ACCOUNT_NAME_MAX + 1];
@@ -151,9 +165,14 @@ void rated_refresh(struct server *srv, struct game_entry *entry)
         pthread_mutex_unlock(&entry->lock);
         return;
     }
-    /* x's first-move window runs from now here: the seating's own time is
-     * the joining server's. */
-    clock_seated(srv->mgr, entry, wall_ms());
+    /* x's first-move window runs from the seating's time, which the
+     * joining server stored in the game's row (now, if that row does not
+     * have it yet: its write may come a moment after the seat's). */
+    long long seated = 0;
+    char err[256];
+    (void)store_load_game(srv->mgr->store, entry->id, row_seated, log_unneeded, &seated, err,
+                          sizeof err);
+    clock_seated(srv->mgr, entry, seated > 0 ? seated : wall_ms());
     pthread_mutex_unlock(&entry->lock);
 }
 

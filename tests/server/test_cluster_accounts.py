@@ -1,5 +1,6 @@
 """test_cluster_accounts.py - three ttt-servers on one PostgreSQL share accounts, sessions and rated seats: an account made on one node logs in on another, its session works and ends on every node, its account stream ends with it, a name or a seat raced from two nodes goes to one, a rated game is made, joined and played across nodes; while PostgreSQL is down sessions answer 503, and after it the nodes reconnect."""
 import concurrent.futures
+import time
 
 import httpx
 import pytest
@@ -132,6 +133,29 @@ def test_a_rated_game_is_made_joined_and_played_across_nodes(deployment):
     for v in views:
         assert v["state"] == "x_won" and v["moves"] == [cell for _, cell in plays]
         assert v["players"]["x"]["name"] == "Xena" and v["players"]["o"]["name"] == "Olga"
+
+
+def test_a_join_on_another_node_starts_x_first_move_window_at_the_join(deployment):
+    a, b, c = deployment.nodes
+    for name, node in (("Clockx", a), ("Clocko", b)):
+        register(node.url, name)
+    x, o = login(a.url, "Clockx"), login(b.url, "Clocko")
+    r = post(a.url, "/api/games", {"game": "tictactoe", "rated": True,
+                                   "clock": {"initial_s": 60, "increment_s": 0}}, x)
+    assert r.status_code == 201, r.text
+    gid = r.json()["id"]
+    # Node a holds the game, its o seat open, when node b seats o.
+    assert "first_move_ms" not in httpx.get(f"{a.url}/api/games/{gid}", timeout=30).json()
+    r = post(b.url, f"/api/games/{gid}/join", None, o)
+    assert r.status_code == 200, r.text
+    window = 30000  # the smaller of x's 60 s and 30 s
+    waited = 1.5
+    time.sleep(waited)
+    # At least `waited` seconds of the window have gone on every node,
+    # node a included, which learns of the join only now.
+    for n in (a, b, c):
+        left = httpx.get(f"{n.url}/api/games/{gid}", timeout=30).json()["first_move_ms"]
+        assert 0 < left <= window - waited * 1000, (n.url, left)
 
 
 def test_a_seat_raced_from_two_nodes_goes_to_one_account(deployment):
