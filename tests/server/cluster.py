@@ -44,7 +44,17 @@ defaults
 
 frontend ttt
     bind 127.0.0.1:{port}
+    # The lobby (seeks, the lobby's stream, quick pairing, each account's
+    # event stream) lives in one node's memory: its routes all go to one
+    # node, the next one up taking over when it is down.
+    acl lobby path_beg /api/seeks /api/lobby/ /api/pairing /api/account/events
+    use_backend lobby if lobby
     default_backend nodes
+
+backend lobby
+    option httpchk GET /api/health
+    http-check expect status 200
+{lobby_servers}
 
 backend nodes
     {balance}
@@ -103,9 +113,12 @@ class Deployment:
             "balance uri path-only depth 3\n    hash-type consistent"
         servers = "\n".join(f"    server node{i} 127.0.0.1:{n.port} check inter 1s fall 2 rise 1"
                             for i, n in enumerate(self.nodes))
+        lobby = "\n".join(f"    server node{i} 127.0.0.1:{n.port} check inter 1s fall 2 rise 1"
+                          + (" backup" if i else "") for i, n in enumerate(self.nodes))
         cfg = os.path.join(self.dir, "haproxy.cfg")
         with open(cfg, "w") as f:
-            f.write(HAPROXY_CFG.format(port=self.port, balance=balance, servers=servers))
+            f.write(HAPROXY_CFG.format(port=self.port, balance=balance, servers=servers,
+                                       lobby_servers=lobby))
         self.haproxy_log = open(os.path.join(self.dir, "haproxy.log"), "a")
         # -db: in the foreground, not a daemon, so its pid is the one to stop.
         self.haproxy = subprocess.Popen(["haproxy", "-db", "-f", cfg], stdout=self.haproxy_log,

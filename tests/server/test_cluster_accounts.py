@@ -1,4 +1,4 @@
-"""test_cluster_accounts.py - three ttt-servers on one PostgreSQL share accounts, sessions and rated seats: an account made on one node logs in on another, its session works and ends on every node, its account stream ends with it, a name or a seat raced from two nodes goes to one, a rated game is made, joined and played across nodes; while PostgreSQL is down sessions answer 503, and after it the nodes reconnect."""
+"""test_cluster_accounts.py - three ttt-servers on one PostgreSQL share accounts, sessions and rated seats: an account made on one node logs in on another, its session works and ends on every node, its account stream ends with it, a name or a seat raced from two nodes goes to one, a rated game is made, joined and played across nodes; the lobby and quick pairing through haproxy are one lobby; while PostgreSQL is down sessions answer 503, and after it the nodes reconnect."""
 import concurrent.futures
 import time
 
@@ -212,3 +212,56 @@ def test_sessions_answer_503_while_postgresql_is_down_then_recover(deployment):
     r = retried(lambda: post(c.url, "/api/accounts", {"name": "Edna", "password": PASSWORD}))
     assert r.status_code == 201, r.text
     assert current(a.url, login(a.url, "Edna")).status_code == 200
+
+
+def test_the_lobby_through_haproxy_is_one_lobby(deployment):
+    # haproxy balances round-robin, but sends the lobby's routes to one node:
+    # a seek made through it is listed, streamed and accepted through it,
+    # and the game it starts is played on every node.
+    a, b, c = deployment.nodes
+    lb = deployment.url
+    register(a.url, "Lara")
+    register(b.url, "Lobo")
+    lara, lobo = login(a.url, "Lara"), login(b.url, "Lobo")
+    with Events(lb + "/api/lobby/events") as lobby, \
+            Events(lb + "/api/account/events", lara) as lara_events:
+        assert lobby.next("seeks") == {"seeks": []}
+        r = post(lb, "/api/seeks", {"game": "tictactoe", "rated": True}, lara)
+        assert r.status_code == 201, r.text
+        seek = r.json()["id"]
+        assert lobby.next("seek_added")["id"] == seek
+        for _ in range(3):  # without the lobby's backend, each would reach another node
+            listed = httpx.get(lb + "/api/seeks", timeout=30).json()["seeks"]
+            assert [s["id"] for s in listed] == [seek]
+        r = post(lb, f"/api/seeks/{seek}/accept", None, lobo)
+        assert r.status_code == 201, r.text
+        started = r.json()
+        told = lara_events.next("game_started")
+        assert told["game"] == started["game"] and told["opponent"] == "Lobo"
+    gid = started["game"]
+    x = lara if told["seat"] == "x" else lobo
+    o = lobo if x is lara else lara
+    plays = [(x, "b2"), (o, "a1"), (x, "a3"), (o, "b1"), (x, "c1")]
+    for ply, (who, cell) in enumerate(plays):
+        r = post(lb, f"/api/games/{gid}/moves", {"ply": ply, "cell": cell}, who)
+        assert r.status_code == 200, r.text
+    for n in (a, b, c):
+        assert httpx.get(f"{n.url}/api/games/{gid}", timeout=30).json()["state"] == "x_won"
+
+
+def test_quick_pairing_through_haproxy_pairs_accounts_of_any_node(deployment):
+    a, b, c = deployment.nodes
+    lb = deployment.url
+    register(b.url, "Pia")
+    register(c.url, "Pol")
+    pia, pol = login(b.url, "Pia"), login(c.url, "Pol")
+    with Events(lb + "/api/account/events", pia) as pia_events, \
+            Events(lb + "/api/account/events", pol) as pol_events:
+        for who in (pia, pol):
+            r = post(lb, "/api/pairing", {"game": "connect4"}, who)
+            assert r.status_code == 201, r.text
+        p, q = pia_events.next("game_started"), pol_events.next("game_started")
+    assert p["game"] == q["game"] and p["opponent"] == "Pol" and q["opponent"] == "Pia"
+    assert {p["seat"], q["seat"]} == {"x", "o"}
+    for n in (a, b, c):
+        assert httpx.get(f"{n.url}/api/games/{p['game']}", timeout=30).json()["rated"] is True
