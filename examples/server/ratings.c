@@ -321,14 +321,26 @@ void ratings_catch_up(struct manager *mgr)
     pthread_mutex_lock(&mgr->ratings_lock);
     long long from = mgr->next_order;
     pthread_mutex_unlock(&mgr->ratings_lock);
-    /* Cleared first: a failure after this sets it again. */
-    atomic_store(&mgr->ratings_behind, 0);
+    /* Cleared first: a failure after this sets it again. It is told once
+     * until a read succeeds: on a shared store every ratings request reads. */
+    int was_behind = atomic_exchange(&mgr->ratings_behind, 0);
     if (store_load_results(mgr->store, from, caught_up_result, mgr, err, sizeof err) != 0) {
         atomic_store(&mgr->ratings_behind, 1);
-        fprintf(stderr, "ttt-server: reading the results from finish order %lld on: %s;"
-                " tried again at the next result or ratings request\n", from,
-                err[0] ? err : "failed");
+        if (!was_behind)
+            fprintf(stderr, "ttt-server: reading the results from finish order %lld on: %s;"
+                    " tried again at the next result or ratings request\n", from,
+                    err[0] ? err : "failed");
     }
+}
+
+/* Before a ratings answer: with a shared store, the results other servers
+ * committed whose notices have not come yet (one indexed read), so a game
+ * ended through one server counts on the next server asked, as a move does;
+ * alone, only what a failed read left behind. */
+static void ratings_read_new(struct manager *mgr)
+{
+    if (mgr->limits.shared || atomic_load(&mgr->ratings_behind))
+        ratings_catch_up(mgr);
 }
 
 /* A name from the URL as an error message may quote it: whole and valid
@@ -387,8 +399,7 @@ struct reply players_view(struct manager *mgr, const char *game, const char *lim
         if (end == limit_text || *end != '\0' || limit < 1 || limit > 1000)
             return ttt_error_reply(422, TTT_E_RANGE, "limit is a number from 1 to 1000");
     }
-    if (atomic_load(&mgr->ratings_behind))
-        ratings_catch_up(mgr);
+    ratings_read_new(mgr);
     struct ranking *rk = &mgr->ranks[kind];
     json_t *list = json_array();
     pthread_mutex_lock(&mgr->ratings_lock);
@@ -426,8 +437,7 @@ struct reply player_view(struct manager *mgr, const char *name)
     const struct rating *found[BOARD_KINDS];
     size_t at[BOARD_KINDS];
     int any = 0;
-    if (atomic_load(&mgr->ratings_behind))
-        ratings_catch_up(mgr);
+    ratings_read_new(mgr);
     pthread_mutex_lock(&mgr->ratings_lock);
     for (int k = 0; k < BOARD_KINDS; k++) {
         const struct rating *r = found[k] = rating_find(&mgr->ranks[k], name);
