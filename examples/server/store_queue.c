@@ -38,9 +38,11 @@ static void *writer_main(void *arg)
         double start = now_us();
         int ok = q->commit(q->backend, batch, error, sizeof error);
         double took = now_us() - start;
-        uint64_t failed = 0;
-        for (struct store_write *w = batch; w; w = w->next)
-            failed += w->result == STORE_FAILED;
+        uint64_t failed = 0, probes_failed = 0;
+        for (struct store_write *w = batch; w; w = w->next) {
+            failed += w->result == STORE_FAILED && !w->probe;
+            probes_failed += w->result == STORE_FAILED && w->probe;
+        }
         /* Counted before any caller wakes: whoever saw a write acknowledged
          * (or refused) then finds its commit in store_stats. */
         pthread_mutex_lock(&q->lock);
@@ -50,7 +52,7 @@ static void *writer_main(void *arg)
             q->total_us += took;
             q->last_us = took;
         }
-        if (failed)
+        if (failed || probes_failed)
             snprintf(q->last_error, sizeof q->last_error, "%s", error);
         else
             q->last_error[0] = '\0';

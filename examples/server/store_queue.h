@@ -18,6 +18,8 @@ struct store_write {
     const struct store_finished *finished; /* with it, or alone: games ending */
     size_t finished_count;
     long long finish_order;          /* set by the backend: the order it gave an ending */
+    int probe;                       /* alone: a write of nothing that matters, which
+                                      * shows whether the store writes again */
     int result;                      /* STORE_OK, STORE_FAILED or STORE_CONFLICT */
     sem_t done;                      /* posted by the writer once committed */
     struct store_write *next;

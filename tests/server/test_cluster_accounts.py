@@ -187,33 +187,6 @@ def test_a_seat_raced_from_two_nodes_goes_to_one_account(deployment):
                     host).status_code == 200
 
 
-def test_sessions_answer_503_while_postgresql_is_down_then_recover(deployment):
-    """Run last: it stops the deployment's PostgreSQL for a while. A session
-    that cannot be read is not taken for a logout (503, not 401), and each
-    node's account connection comes back by itself."""
-    a, b, c = deployment.nodes
-    register(a.url, "Dora")
-    dora = login(b.url, "Dora")
-    assert all(current(n.url, dora).status_code == 200 for n in (a, b, c))
-    deployment.cluster.stop_server()
-    try:
-        for n in (a, b, c):
-            r = current(n.url, dora)
-            assert r.status_code == 503 and r.json()["status"] == "store_failed", r.text
-        r = post(a.url, "/api/accounts", {"name": "Edna", "password": PASSWORD})
-        assert r.status_code == 503, r.text
-        r = post(b.url, "/api/sessions", {"name": "Dora", "password": PASSWORD})
-        assert r.status_code == 503, r.text
-    finally:
-        deployment.cluster.start_server()
-    for n in (a, b, c):
-        r = retried(lambda: current(n.url, dora))
-        assert r.status_code == 200 and r.json()["name"] == "Dora", r.text
-    r = retried(lambda: post(c.url, "/api/accounts", {"name": "Edna", "password": PASSWORD}))
-    assert r.status_code == 201, r.text
-    assert current(a.url, login(a.url, "Edna")).status_code == 200
-
-
 def test_the_lobby_through_haproxy_is_one_lobby(deployment):
     # haproxy balances round-robin, but sends the lobby's routes to one node:
     # a seek made through it is listed, streamed and accepted through it,
@@ -265,3 +238,43 @@ def test_quick_pairing_through_haproxy_pairs_accounts_of_any_node(deployment):
     assert {p["seat"], q["seat"]} == {"x", "o"}
     for n in (a, b, c):
         assert httpx.get(f"{n.url}/api/games/{p['game']}", timeout=30).json()["rated"] is True
+
+
+def test_sessions_answer_503_while_postgresql_is_down_then_recover(deployment):
+    """Run last: it stops the deployment's PostgreSQL for a while. A session
+    that cannot be read is not taken for a logout (503, not 401), and each
+    node's account connection comes back by itself."""
+    a, b, c = deployment.nodes
+    register(a.url, "Dora")
+    dora = login(b.url, "Dora")
+    assert all(current(n.url, dora).status_code == 200 for n in (a, b, c))
+    deployment.cluster.stop_server()
+    try:
+        for n in (a, b, c):
+            r = current(n.url, dora)
+            assert r.status_code == 503 and r.json()["status"] == "store_failed", r.text
+        r = post(a.url, "/api/accounts", {"name": "Edna", "password": PASSWORD})
+        assert r.status_code == 503, r.text
+        r = post(b.url, "/api/sessions", {"name": "Dora", "password": PASSWORD})
+        assert r.status_code == 503, r.text
+        # Through haproxy too: 503, whether a node or haproxy answers it.
+        r = post(deployment.url, "/api/games", {"x": {"name": "A"}, "o": {"name": "B"}})
+        assert r.status_code == 503, r.text
+    finally:
+        deployment.cluster.start_server()
+    # Every node took itself out of haproxy (health 503, its writes failed)
+    # and puts itself back: haproxy sends no request to show it that
+    # PostgreSQL is back, so each node's own probe write has to.
+    r = retried(lambda: post(deployment.url, "/api/games", {"x": {"name": "A"}, "o": {"name": "B"}}),
+                tries=600)
+    assert r.status_code == 201, r.text
+    for n in (a, b, c):
+        r = retried(lambda: httpx.get(n.url + "/api/health", timeout=30), tries=600)
+        assert r.status_code == 200, (n.url, r.text)
+    for n in (a, b, c):
+        r = retried(lambda: current(n.url, dora))
+        assert r.status_code == 200 and r.json()["name"] == "Dora", r.text
+    r = retried(lambda: post(c.url, "/api/accounts", {"name": "Edna", "password": PASSWORD}))
+    assert r.status_code == 201, r.text
+    assert current(a.url, login(a.url, "Edna")).status_code == 200
+
