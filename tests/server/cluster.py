@@ -142,10 +142,8 @@ class Deployment:
         except OSError:
             return ""
 
-    def stop(self):
-        """Stops haproxy, every node and PostgreSQL by pid; True if every node
-        stopped cleanly."""
-        clean = True
+    def stop_haproxy(self):
+        """SIGTERM to haproxy by pid (SIGKILL if it does not end)."""
         if self.haproxy and self.haproxy.poll() is None:
             self.haproxy.send_signal(signal.SIGTERM)
             try:
@@ -155,6 +153,13 @@ class Deployment:
                 self.haproxy.wait(10)
         if self.haproxy:
             self.haproxy_log.close()
+            self.haproxy = None
+
+    def stop(self):
+        """Stops haproxy, every node and PostgreSQL by pid; True if every node
+        stopped cleanly."""
+        clean = True
+        self.stop_haproxy()
         for n in self.nodes:
             try:
                 if n.proc and n.stop() != 0:

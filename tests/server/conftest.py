@@ -1,6 +1,8 @@
-"""conftest.py - pytest fixtures: a real ttt-server on a temporary database (or one with cheap password hashes) and a client for it; under CI=true a skipped test fails; SIGTERM ends the run as Ctrl-C does; a server a test left running is killed."""
+"""conftest.py - pytest fixtures: a real ttt-server on a temporary database (or one with cheap password hashes, or under TTT_TEST_NODES=3 three on PostgreSQL behind haproxy) and a client for it; under CI=true a skipped test fails; SIGTERM ends the run as Ctrl-C does; a server a test left running is killed."""
 import os
+import shutil
 import signal
+import tempfile
 
 import httpx
 import pytest
@@ -42,13 +44,80 @@ def no_server_left():
     del Server.started[first:]
 
 
+# TTT_TEST_NODES=3 (tests/server/ci.sh sets it for the API suites): the
+# `server` fixture is three nodes on one PostgreSQL behind haproxy balancing
+# round-robin (roundrobin.py), each test on a database of its own in one
+# PostgreSQL cluster for the whole run. Tests that start servers of their own
+# (not `server`) are not run again that way: they are named in the summary.
+NODES = int(os.environ.get("TTT_TEST_NODES", "1"))
+SERVER_ARGS = ("--max-size", "19", "--max-games", "1000")
+
+
+def pytest_collection_modifyitems(config, items):
+    if NODES == 1:
+        return
+    others = [item for item in items if "server" not in item.fixturenames]
+    if others:
+        config.hook.pytest_deselected(items=others)
+        items[:] = [item for item in items if "server" in item.fixturenames]
+        config.not_on_nodes = [item.nodeid for item in others]
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    for nodeid in getattr(config, "not_on_nodes", []):
+        terminalreporter.write_line(f"not run on {NODES} nodes (no `server` fixture: no server "
+                                    f"or one of its own on SQLite, run with one server): {nodeid}")
+
+
+@pytest.fixture(scope="session")
+def postgresql():
+    """One PostgreSQL cluster for the run, under TTT_TEST_NODES."""
+    from cluster import missing
+    from pgcluster import Cluster
+    why = missing()
+    if why:
+        pytest.skip(why)
+    pg = Cluster()
+    try:
+        pg.start()
+        yield pg
+    finally:
+        pg.stop()
+
+
+@pytest.fixture(scope="session")
+def databases(postgresql):
+    """Makes a fresh database for each test, its URL returned; first checks,
+    on a database of its own, that haproxy spreads one game's requests."""
+    from roundrobin import RoundRobinServer, check_spread
+    count = iter(range(1, 100000))
+    folder = tempfile.mkdtemp(prefix="ttt-rr-")
+    probe = RoundRobinServer(postgresql.create_db("spread"), folder, *SERVER_ARGS, nodes=NODES)
+    try:
+        check_spread(probe.start())
+        assert probe.stop() == 0, probe.output()
+    finally:
+        probe.kill()
+        shutil.rmtree(folder, ignore_errors=True)
+    return lambda: postgresql.create_db("t%d" % next(count))
+
+
 @pytest.fixture
-def server(tmp_path):
-    srv = Server(tmp_path / "games.db", "--max-size", "19", "--max-games", "1000")
+def server(request, tmp_path):
+    if NODES == 1:
+        srv = Server(tmp_path / "games.db", *SERVER_ARGS)
+    else:
+        from roundrobin import RoundRobinServer
+        srv = RoundRobinServer(request.getfixturevalue("databases")(), tmp_path, *SERVER_ARGS,
+                               nodes=NODES)
     srv.start()
-    yield srv
-    if srv.proc:
-        assert srv.stop() == 0, "the server did not stop cleanly"
+    try:
+        yield srv
+        if srv.proc:
+            assert srv.stop() == 0, "the server did not stop cleanly"
+    finally:
+        if NODES != 1:
+            srv.kill()  # haproxy, which no_server_left does not know
 
 
 # Argon2 at its cheapest keeps the tests that make accounts quick;

@@ -94,11 +94,18 @@ def test_huge_numbers(client):
 
 
 def test_oversized_bodies_and_headers(server, client):
-    assert_error(client.post("/api/games", content=b" " * 100000), 413)
+    # The declared length and the big header go to a server itself, not
+    # through haproxy (several nodes): haproxy refuses that header itself
+    # (400), and a server answers a declared length over the limit at once
+    # and closes with the body unread, so haproxy, still sending that body,
+    # at times gets the reset before the answer and has none to pass on.
+    first = getattr(server, "nodes", [server])[0]
+    with httpx.Client(base_url=first.url, timeout=10) as direct:
+        assert_error(direct.post("/api/games", content=b" " * 100000), 413)
     chunks = (b"x" * 4096 for _ in range(64))
     r = client.post("/api/games", content=chunks)
     assert r.status_code == 413
-    big = raw(server, b"GET /api/health HTTP/1.1\r\nHost: a\r\nX-Big: " + b"a" * 100000 +
+    big = raw(first, b"GET /api/health HTTP/1.1\r\nHost: a\r\nX-Big: " + b"a" * 100000 +
               b"\r\n\r\n")
     assert status_of(big) in (None, 413, 414, 431)
     assert client.get("/api/health").status_code == 200
