@@ -85,9 +85,10 @@ run timeout 1500 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here
     "$here/test_cluster.py" "$here/test_cluster_accounts.py" "$here/test_cluster_ratings.py" \
     "$here/test_lobby.py" "$here/test_clocks.py"
 run timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
-# The same kills, of one node of three on PostgreSQL behind haproxy (77:
-# PostgreSQL or haproxy missing, outside CI).
-run timeout 300 "$python" "$here/crash.py" --ci --nodes 3 --dir "$work" || [ $? = 77 ]
+# The same kills, of one node of three on PostgreSQL behind haproxy, and
+# three stops of PostgreSQL among them (77: PostgreSQL or haproxy missing,
+# outside CI).
+run timeout 300 "$python" "$here/crash.py" --ci --nodes 3 --pg-stops 3 --dir "$work" || [ $? = 77 ]
 run timeout 120 "$python" "$here/load.py" --ci --dir "$work"
 load_c=$(dirname "$server")/ttt-server-load
 if [ -x "$load_c" ]; then

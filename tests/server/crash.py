@@ -3,7 +3,11 @@
 With --nodes N: N servers on one PostgreSQL behind haproxy (round-robin),
 as cluster.py starts them; each kill takes one node at random, and the
 clients go through haproxy (a request that met the killed node, answered
-502 or 503 by haproxy, is retried like a lost connection).
+502 or 503 by haproxy, is retried like a lost connection). With
+--pg-stops M as well, M times among the kills PostgreSQL itself is stopped
+(`pg_ctl stop -m immediate`) for a second or two and started again: while
+it is down every node answers a new game 503 and no move is acknowledged,
+and afterwards the nodes serve again by themselves.
 
 Clients retry every request that failed until it is answered. Afterwards:
 every acknowledged move is stored exactly once, at its ply; every stored
@@ -34,8 +38,9 @@ class Client:
     request retried unchanged until the server answers it. It stops once
     `done` is set (the kills are over) or at the deadline."""
 
-    def __init__(self, port, deadline, done, acks, problems, proxied=False):
+    def __init__(self, port, deadline, done, acks, problems, proxied=False, acked_at=None):
         self.conn = Connection(port, timeout=5.0)
+        self.acked_at = acked_at  # (sent, answered) of each acknowledgement, monotonic
         self.proxied = proxied    # behind haproxy: its 502/503/504 are retried
         self.deadline = deadline
         self.done = done
@@ -91,10 +96,15 @@ class Client:
             row, col = g["free"].pop()
             cell, ply = cell_name(row, col), g["ply"]
             seat = "x" if ply % 2 == 0 else "o"
+            sent = time.monotonic()
             answer = await self.call("POST", f"/api/games/{g['id']}/moves",
                                      {"ply": ply, "cell": cell}, g["tokens"][seat])
             if answer is None:
                 return
+            if self.acked_at is not None and answer[0] == 200:
+                # Only the last try's send counts: earlier ones were answered
+                # otherwise. An answer's time comes from sent, a bound.
+                self.acked_at.append((sent, time.monotonic()))
             status, body = answer
             if status != 200:
                 self.problems.append(f"{g['id']} ply {ply} {cell}: {status} {body}")
@@ -168,8 +178,9 @@ def check_store(rows, acks):
     return problems, stored
 
 
-async def load(port, clients, games, deadline, done, acks, problems, proxied):
-    await asyncio.gather(*(Client(port, deadline, done, acks, problems, proxied).run(games)
+async def load(port, clients, games, deadline, done, acks, problems, proxied, acked_at):
+    await asyncio.gather(*(Client(port, deadline, done, acks, problems, proxied,
+                                  acked_at).run(games)
                            for _ in range(clients)))
 
 
@@ -259,6 +270,29 @@ class OwnedCluster(Owned):
             if node.proc:
                 node.proc.kill()
 
+    def outage(self, seconds, timeout):
+        """PostgreSQL stopped as by a crash for `seconds`, then started again:
+        (down from, down until) in monotonic time, and each node's answer to
+        a new game meanwhile; None once closed."""
+        import httpx
+        with self.lock:
+            if self.closed:
+                return None
+            cluster = self.srv.cluster
+            cluster.stop_server()
+            down_from = time.monotonic()
+            try:
+                answers = []
+                for node in self.srv.nodes:
+                    r = httpx.post(node.url + "/api/games", timeout=timeout,
+                                   json={"x": {"name": "crash-x"}, "o": {"name": "crash-o"}})
+                    answers.append(r.status_code)
+                time.sleep(seconds)
+                down_until = time.monotonic()
+            finally:
+                cluster.start_server()
+            return down_from, down_until, answers
+
     def rows(self):
         return postgresql_rows(self.srv.cluster)
 
@@ -269,6 +303,8 @@ class OwnedCluster(Owned):
 
 # The longest a server's start (until it answers) or stop may take.
 START_WAIT = 30.0
+# The longest the nodes may take to serve again once PostgreSQL is back.
+RECOVERY_WAIT = 60.0
 
 
 def main():
@@ -286,6 +322,9 @@ def main():
                          "(default 240 with --ci, else 3600)" % START_WAIT)
     ap.add_argument("--nodes", type=int, metavar="N",
                     help="N servers on one private PostgreSQL behind haproxy (cluster.py)")
+    ap.add_argument("--pg-stops", type=int, default=0, metavar="M",
+                    help="with --nodes: M times among the kills, PostgreSQL stopped"
+                         " (pg_ctl stop -m immediate) and started again")
     ap.add_argument("--ci", action="store_true", help="20 kills, 8 clients, about a minute")
     args = ap.parse_args()
     if args.ci:
@@ -306,6 +345,8 @@ def main():
     if args.server:
         os.environ["TTT_SERVER"] = args.server
     owned = None
+    if args.pg_stops and not args.nodes:
+        sys.exit("crash: --pg-stops needs --nodes")
     if args.nodes:
         from cluster import missing
         why = missing()
@@ -356,8 +397,11 @@ def main():
 def run(args, owned, kill_deadline, left, stop):
     srv = owned.srv
     acks, problems = {}, []
+    acked_at, outages = [], []
     kills = 0
     done = threading.Event()
+    # The outages come after evenly spaced kills.
+    outage_after = {args.kills * (i + 1) // (args.pg_stops + 1) for i in range(args.pg_stops)}
 
     def killer():
         nonlocal kills
@@ -366,6 +410,21 @@ def run(args, owned, kill_deadline, left, stop):
             while kills < args.kills and time.monotonic() < kill_deadline \
                     and not stop.event.is_set():
                 time.sleep(rng.uniform(0.1, 1.0))
+                if kills in outage_after and len(outages) < args.pg_stops:
+                    down = owned.outage(rng.uniform(1.0, 2.0), timeout=START_WAIT)
+                    if down is None:
+                        return
+                    outages.append(down)
+                    outage_after.discard(kills)
+                    # The nodes serve again by themselves, before any of
+                    # them is killed (a restarted node would be healthy).
+                    until = time.monotonic() + RECOVERY_WAIT
+                    while not any(sent > down[1] for sent, _ in acked_at[-200:]):
+                        if time.monotonic() > until or stop.event.is_set():
+                            problems.append("no move acknowledged within %.0f s after"
+                                            " PostgreSQL came back" % RECOVERY_WAIT)
+                            return
+                        time.sleep(0.1)
                 if not owned.restart(timeout=START_WAIT):
                     return
                 kills += 1
@@ -383,7 +442,7 @@ def run(args, owned, kill_deadline, left, stop):
         # deadline whatever happens.
         loop_task = asyncio.ensure_future(load(srv.port, args.clients, args.games,
                                                kill_deadline, done, acks, problems,
-                                               bool(args.nodes)))
+                                               bool(args.nodes), acked_at))
         while not done.is_set() and time.monotonic() < kill_deadline \
                 and not stop.event.is_set():
             await asyncio.sleep(0.1)
@@ -400,6 +459,13 @@ def run(args, owned, kill_deadline, left, stop):
         problems.append("the killer thread did not stop by the deadline")
         return problems
     elapsed = time.monotonic() - begun
+    for down_from, down_until, answers in outages:
+        if any(a != 503 for a in answers):
+            problems.append(f"while PostgreSQL was down the nodes answered a new game {answers}")
+        during = sum(1 for sent, answered in acked_at
+                     if sent >= down_from and answered <= down_until)
+        if during:
+            problems.append(f"{during} moves acknowledged while PostgreSQL was down")
     status = owned.stop(timeout=START_WAIT)
     if status != 0:
         problems.append(f"the server stopped with status {status} after the kills")
@@ -421,11 +487,15 @@ def run(args, owned, kill_deadline, left, stop):
     if status != 0:
         problems.append(f"the server stopped with status {status}")
     moves = sum(len(log) for log in stored.values())
-    print(f"crash: {kills} kills in {elapsed:.0f} s; {len(acks)} moves acknowledged, "
+    stops = (f", {len(outages)} stops of PostgreSQL ("
+             + ", ".join(f"{u - f:.1f} s" for f, u, _ in outages) + ")") if args.pg_stops else ""
+    print(f"crash: {kills} kills{stops} in {elapsed:.0f} s; {len(acks)} moves acknowledged, "
           f"{moves} stored in {len(stored)} games, all replayed by the restarted server; "
           f"{len(problems)} problems")
     if kills < args.kills:
         problems.append(f"{kills} kills of {args.kills} by the kill phase's deadline")
+    if len(outages) < args.pg_stops:
+        problems.append(f"{len(outages)} stops of PostgreSQL of {args.pg_stops}")
     if not acks:
         problems.append("no move was acknowledged")
     return problems

@@ -265,8 +265,8 @@ def test_sessions_answer_503_while_postgresql_is_down_then_recover(deployment):
     # Every node took itself out of haproxy (health 503, its writes failed)
     # and puts itself back: haproxy sends no request to show it that
     # PostgreSQL is back, so each node's own probe write has to.
-    r = retried(lambda: post(deployment.url, "/api/games", {"x": {"name": "A"}, "o": {"name": "B"}}),
-                tries=600)
+    guests = {"x": {"name": "A"}, "o": {"name": "B"}}
+    r = retried(lambda: post(deployment.url, "/api/games", guests), tries=600)
     assert r.status_code == 201, r.text
     for n in (a, b, c):
         r = retried(lambda: httpx.get(n.url + "/api/health", timeout=30), tries=600)
