@@ -682,6 +682,10 @@ struct reply game_create_with(struct manager *mgr, struct store_game *gp,
     struct game_entry *entry;
     if ((rc = entry_new(&g, &entry)) != TTT_OK)
         return ttt_error_reply(422, rc, "%s", ttt_strerror(rc));
+    /* Stored as played, not as asked (k 0: the board's default): a result
+     * read back from the store is rated by its shape, as the game's own
+     * server rates it from the game. */
+    g.k = ttt_win_length(entry->game);
     if (atomic_fetch_add(&mgr->games, 1) >= mgr->limits.max_games) {
         atomic_fetch_sub(&mgr->games, 1);
         entry_free(entry);
