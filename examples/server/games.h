@@ -49,7 +49,8 @@ struct game_entry {
     pthread_cond_t changed;   /* a new event, or an offer: wakes event streams */
     int events;               /* entries in the durable log (moves + ending) */
     int offer_version;
-    signed char draw_offer;   /* the mark with a standing draw offer, or 0 */
+    signed char draw_offer;   /* the mark with a standing draw offer, or 0 (a shared
+                               * store's as last read: the store decides) */
     unsigned char rated, bot_queued;
     unsigned char load_bad;   /* at start, with --salvage: its log did not replay */
     unsigned char ended;      /* its ending is committed: it leaves memory at refs 0 */
@@ -103,10 +104,9 @@ int manager_start_bots(struct manager *mgr);
 /* Stops the bots and frees every game (the store stays open). */
 void manager_free(struct manager *mgr);
 /* With a shared store: the games in progress that nothing has held for
- * limits.unload_idle_ms leave memory (they load again on demand), except
- * games with a standing draw offer, which the store does not keep. A
- * clocked game is held by its clock until it ends. Called every second; a
- * no-op otherwise. */
+ * limits.unload_idle_ms leave memory (they load again on demand, with
+ * their draw offers, which the store keeps). A clocked game is held by its
+ * clock until it ends. Called every second; a no-op otherwise. */
 void manager_unload_idle(struct manager *mgr);
 /* Asks event streams to end; they return within a second. */
 void manager_stop_streams(struct manager *mgr);
@@ -119,16 +119,17 @@ int manager_stopping(struct manager *mgr);
  * be read, not because there is no such game. */
 struct game_entry *manager_find(struct manager *mgr, const char *id, int *unreadable);
 /* With a shared store: brings a held game in progress up to its log, which
- * other servers may have added to (a no-op otherwise). What a request that
- * shows the game calls first; a move needs not (a ply another server
- * stored meets the store's key, and a ply ahead catches up). */
+ * other servers may have added to, and reads its draw offer (a no-op
+ * otherwise). What a request that shows the game calls first; a move needs
+ * not (a ply another server stored meets the store's key, and a ply ahead
+ * catches up). */
 void manager_refresh(struct manager *mgr, struct game_entry *entry);
 /* One more holder of a held entry (an event stream), released as well. */
 void manager_hold(struct manager *mgr, struct game_entry *entry);
 void manager_release(struct manager *mgr, struct game_entry *entry);
 /* An event stream's hold: with a shared store, a game with streams follows
- * the events other servers commit (told by the store, read from the log),
- * and the hold first reads what was committed before it. */
+ * the events and draw offers other servers commit (told by the store, read
+ * from it), and the hold first reads what was committed before it. */
 void manager_hold_stream(struct manager *mgr, struct game_entry *entry);
 void manager_release_stream(struct manager *mgr, struct game_entry *entry);
 /* With a shared store: starts following other servers' events (after the

@@ -279,13 +279,43 @@ struct game_entry *manager_find(struct manager *mgr, const char *id, int *unread
     return e;
 }
 
+/* With a shared store, entry->lock held and the game caught up: its draw
+ * offer as the store keeps it, standing if it was made at the game's ply.
+ * A change wakes the streams, which send it. Unread (the store failed), the
+ * copy stays as it was. */
+static void read_offer(struct manager *mgr, struct game_entry *entry)
+{
+    char err[512];
+    int mark = 0, ply = 0;
+    int found = store_load_offer(mgr->store, entry->id, &mark, &ply, err, sizeof err);
+    if (found < 0) {
+        fprintf(stderr, "ttt-server: game %s: reading its draw offer: %s\n", entry->id, err);
+        return;
+    }
+    int standing = found == 1 && ply == ttt_ply(entry->game) &&
+                   ttt_state(entry->game) == TTT_IN_PROGRESS ? mark : 0;
+    if (standing != entry->draw_offer) {
+        entry->draw_offer = (signed char)standing;
+        entry->offer_version++;
+        pthread_cond_broadcast(&entry->changed);
+    }
+}
+
+/* A shared store's game in progress, entry->lock held: its log past the
+ * copy, then its draw offer. */
+static void follow_store(struct manager *mgr, struct game_entry *entry)
+{
+    if (ttt_state(entry->game) == TTT_IN_PROGRESS && manager_catch_up(mgr, entry) >= 0 &&
+        ttt_state(entry->game) == TTT_IN_PROGRESS)
+        read_offer(mgr, entry);
+}
+
 void manager_refresh(struct manager *mgr, struct game_entry *entry)
 {
     if (!mgr->limits.shared)
         return;
     pthread_mutex_lock(&entry->lock);
-    if (ttt_state(entry->game) == TTT_IN_PROGRESS)
-        manager_catch_up(mgr, entry);
+    follow_store(mgr, entry);
     pthread_mutex_unlock(&entry->lock);
 }
 
@@ -333,7 +363,8 @@ void manager_release_stream(struct manager *mgr, struct game_entry *entry)
 /* The store told of event seq of game_id, committed by some server (this
  * one included): a game that streams follow reads its log past its copy,
  * which wakes the streams. seq -1 (game_id NULL): the store's connection
- * was lost, so every followed game reads its log. */
+ * was lost, so every followed game reads its log and its draw offer. seq
+ * -2: a draw offer in game_id, which it reads (after its log). */
 static void on_notice(void *user, const char *game_id, int seq)
 {
     struct manager *mgr = user;
@@ -356,12 +387,19 @@ static void on_notice(void *user, const char *game_id, int seq)
     pthread_mutex_unlock(&mgr->table_lock);
     for (size_t i = 0; i < n; i++) {
         pthread_mutex_lock(&followed[i]->lock);
-        if (followed[i]->events <= seq || seq < 0)
+        if (seq < 0)
+            follow_store(mgr, followed[i]);
+        else if (followed[i]->events <= seq)
             manager_catch_up(mgr, followed[i]);
         pthread_mutex_unlock(&followed[i]->lock);
         manager_release(mgr, followed[i]);
     }
     free(followed);
+}
+
+static void on_offer(void *user, const char *game_id)
+{
+    on_notice(user, game_id, -2);
 }
 
 /* The store told of a game that finished (on any server) with this
@@ -380,7 +418,7 @@ int manager_listen(struct manager *mgr)
 {
     if (!mgr->limits.shared)
         return 0;
-    if (store_listen(mgr->store, on_notice, on_result, mgr) != 0)
+    if (store_listen(mgr->store, on_notice, on_result, on_offer, mgr) != 0)
         return -1;
     /* Told from here on; what finished between the start's read and now
      * is read now. */
@@ -741,7 +779,7 @@ void manager_unload_idle(struct manager *mgr)
     pthread_mutex_lock(&mgr->table_lock);
     for (size_t i = 0; i <= mgr->mask; i++) {
         struct game_entry *e = mgr->slots[i];
-        if (!e || e->refs > 0 || e->ended || e->draw_offer || e->idle_since_ms > before)
+        if (!e || e->refs > 0 || e->ended || e->idle_since_ms > before)
             continue;
         table_remove(mgr, e);
         entry_free(e);
@@ -765,7 +803,7 @@ int manager_stopping(struct manager *mgr)
 void manager_free(struct manager *mgr)
 {
     if (mgr->limits.shared)
-        store_listen(mgr->store, NULL, NULL, NULL); /* no notice comes after this */
+        store_listen(mgr->store, NULL, NULL, NULL, NULL); /* no notice comes after this */
     bots_stop(mgr);
     clock_timer_stop(mgr);
     /* Nothing holds a game any more: the server has stopped. */

@@ -291,10 +291,22 @@ static struct reply draw_locked(struct manager *mgr, struct game_entry *entry, i
     if (ttt_state(entry->game) != TTT_IN_PROGRESS &&
         (ttt_ending(entry->game) != TTT_END_AGREED || entry->clock.flagged))
         return ttt_error_reply(409, TTT_E_GAME_OVER, "%s", ttt_strerror(TTT_E_GAME_OVER));
-    if (entry->draw_offer == -mark || ttt_state(entry->game) != TTT_IN_PROGRESS)
+    if (ttt_state(entry->game) != TTT_IN_PROGRESS)
         return ending_locked(mgr, entry, mark, STORE_DRAW, ",\"draw\":\"agreed\"");
-    /* An offer stands until either side moves; it is not stored, so a
-     * restart withdraws it. */
+    if (mgr->limits.shared) {
+        /* The store decides, for every server: the other side's offer at
+         * this ply stands (agreed; the ending's key guards the ply), or
+         * this offer is stored and told. */
+        int stored = store_offer_draw(mgr->store, entry->id, mark, ttt_ply(entry->game));
+        if (stored == STORE_CONFLICT)
+            return ending_locked(mgr, entry, mark, STORE_DRAW, ",\"draw\":\"agreed\"");
+        if (stored != STORE_OK)
+            return error_reply(503, "store_failed", 503, "the store failed; retry");
+    } else if (entry->draw_offer == -mark) {
+        return ending_locked(mgr, entry, mark, STORE_DRAW, ",\"draw\":\"agreed\"");
+    }
+    /* An offer stands until either side moves. One server's SQLite store
+     * does not keep it (a restart withdraws it); a shared store does. */
     entry->draw_offer = (signed char)mark;
     entry->offer_version++;
     pthread_cond_broadcast(&entry->changed);

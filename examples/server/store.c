@@ -224,8 +224,24 @@ void store_stats(struct store *store, struct store_stats *out)
     store->ops->stats(store, out);
 }
 
-int store_listen(struct store *store, store_notice_fn on_notice,
-                 store_result_notice_fn on_result, void *user)
+int store_offer_draw(struct store *store, const char *game_id, int mark, int ply)
 {
-    return store->ops->listen ? store->ops->listen(store, on_notice, on_result, user) : -1;
+    return store->ops->offer_draw ? store->ops->offer_draw(store, game_id, mark, ply)
+                                  : STORE_FAILED;
+}
+
+int store_load_offer(struct store *store, const char *game_id, int *mark, int *ply, char *err,
+                     size_t err_len)
+{
+    if (store->ops->load_offer)
+        return store->ops->load_offer(store, game_id, mark, ply, err, err_len);
+    snprintf(err, err_len, "this store keeps no draw offers");
+    return -1;
+}
+
+int store_listen(struct store *store, store_notice_fn on_notice,
+                 store_result_notice_fn on_result, store_offer_notice_fn on_offer, void *user)
+{
+    return store->ops->listen ? store->ops->listen(store, on_notice, on_result, on_offer, user)
+                              : -1;
 }

@@ -197,6 +197,26 @@ struct store_stats {
 };
 void store_stats(struct store *store, struct store_stats *out);
 
+/* Draw offers, kept by a store shared by servers (PostgreSQL) so that every
+ * server sees them; the SQLite store's one server keeps them in memory
+ * (both calls answer STORE_FAILED there). An offer is made at a ply and
+ * stands only while the game is at that ply: a move withdraws it, and a
+ * stale one never agrees to a draw.
+ * store_offer_draw: mark (1 x, -1 o) offers a draw at ply. STORE_OK once
+ * the offer is committed and told (store_listen's on_offer); STORE_CONFLICT
+ * if the other side's offer stands at that ply (the caller agrees: an
+ * ending, which the log's key guards) or the log already has an entry at
+ * ply (the caller's copy is behind: its ending meets the key, it catches up
+ * and asks again); nothing is changed then. STORE_FAILED having stored
+ * nothing. Of two servers offering for both sides at once, the first to
+ * commit stands and the other gets STORE_CONFLICT.
+ * store_load_offer: the last offer made in the game: 1 with *mark and
+ * *ply (the caller compares the ply with its game's), 0 if none was ever
+ * made, -1 with a message in err. */
+int store_offer_draw(struct store *store, const char *game_id, int mark, int ply);
+int store_load_offer(struct store *store, const char *game_id, int *mark, int *ply, char *err,
+                     size_t err_len);
+
 /* A store shared by servers (PostgreSQL) tells of the events committed to
  * it, by any server: on_notice(user, game_id, seq) for each, from a thread
  * of the store's own, in commit order; then the caller reads the event
@@ -209,11 +229,14 @@ void store_stats(struct store *store, struct store_stats *out);
  * meanwhile untold, so the caller reads every log it follows and the
  * results it lacks. 0 once listening (every commit from then on is told),
  * -1 if the store cannot (the SQLite store, whose only server knows every
- * event). on_notice NULL stops the listening (before user goes away);
- * store_close stops it too. */
+ * event). It tells of each draw offer committed too: on_offer(user,
+ * game_id), in commit order with the events; the caller reads the offer
+ * (store_load_offer). on_notice NULL stops the listening (before user goes
+ * away); store_close stops it too. */
 typedef void (*store_notice_fn)(void *user, const char *game_id, int seq);
 typedef void (*store_result_notice_fn)(void *user, long long finish_order);
+typedef void (*store_offer_notice_fn)(void *user, const char *game_id);
 int store_listen(struct store *store, store_notice_fn on_notice,
-                 store_result_notice_fn on_result, void *user);
+                 store_result_notice_fn on_result, store_offer_notice_fn on_offer, void *user);
 
 #endif

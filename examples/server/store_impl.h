@@ -25,7 +25,11 @@ struct store_ops {
                         void *user, char *err, size_t err_len);
     void (*stats)(struct store *store, struct store_stats *out);
     int (*listen)(struct store *store, store_notice_fn on_notice,
-                  store_result_notice_fn on_result, void *user); /* or NULL */
+                  store_result_notice_fn on_result, store_offer_notice_fn on_offer,
+                  void *user); /* or NULL */
+    int (*offer_draw)(struct store *store, const char *game_id, int mark, int ply); /* or NULL */
+    int (*load_offer)(struct store *store, const char *game_id, int *mark, int *ply, char *err,
+                      size_t err_len); /* or NULL */
 };
 
 /* A finished game's log as both stores keep it in one text column: "kind

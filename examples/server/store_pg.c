@@ -72,6 +72,14 @@ static const char *const schema_v4[] = {
     "INSERT INTO ttt_finish_counter SELECT count(*) FROM ttt_finished",
 };
 
+/* Draw offers: each game's last one, its mark and the ply it was made at
+ * (it stands only while the game is at that ply). Created if missing, as
+ * the account tables are, not counted in the version. */
+static const char *const offers_table =
+    "CREATE TABLE IF NOT EXISTS ttt_draw_offers ("
+    " game_id text PRIMARY KEY REFERENCES ttt_games (id), mark integer NOT NULL,"
+    " ply integer NOT NULL)";
+
 #define GAME_COLUMNS                                                                           \
     "id, width, height, k, gravity, misere, early_draw, ply_limit, rated, x_kind, o_kind,"     \
     " x_budget, o_budget, x_name, o_name, x_token, o_token, clock_initial_s, clock_increment_s,"  \
@@ -110,6 +118,19 @@ static const char *const statements[][2] = {
     {"join", "UPDATE ttt_games SET o_name = $2, seated_ms = $3 WHERE id = $1"},
     /* A write that changes nothing, but is a write: a probe of the store. */
     {"probe", "UPDATE ttt_schema SET version = version"},
+    /* An offer by $2 at ply $3 replaces the game's row, unless the other
+     * side's offer stands at that ply (then it is left, locked: the caller
+     * agrees) or the log has an entry at that ply (the caller is behind).
+     * A row being written by another server is waited for and then seen,
+     * so of two offers at once the first commits and the second agrees.
+     * One row returned (and told, once committed) if the offer stands. */
+    {"offer_draw", "WITH up AS (INSERT INTO ttt_draw_offers (game_id, mark, ply)"
+                   " SELECT $1, $2::integer, $3::integer WHERE NOT EXISTS (SELECT 1 FROM"
+                   " ttt_moves WHERE game_id = $1 AND seq >= $3::integer)"
+                   " ON CONFLICT (game_id) DO UPDATE SET mark = excluded.mark,"
+                   " ply = excluded.ply WHERE ttt_draw_offers.ply <> excluded.ply"
+                   " OR ttt_draw_offers.mark = excluded.mark RETURNING game_id)"
+                   " SELECT pg_notify('" OFFER_CHANNEL "', game_id) FROM up"},
     {"begin", "BEGIN"},
     {"commit", "COMMIT"},
     {"rollback", "ROLLBACK"},
@@ -127,6 +148,7 @@ static const char *const read_statements[][2] = {
     {"load_finished", "SELECT " GAME_COLUMNS ", f.finish_order, f.state, f.log"
                       " FROM ttt_finished f JOIN ttt_games g USING (id) WHERE id = $1"},
     {"load_game", "SELECT " GAME_COLUMNS ", seated_ms FROM ttt_games WHERE id = $1"},
+    {"load_offer", "SELECT mark, ply FROM ttt_draw_offers WHERE game_id = $1"},
     {"load_log", "SELECT " EVENT_COLUMNS " FROM ttt_moves"
                  " WHERE game_id = $1 AND seq >= $2 ORDER BY seq"},
     {"load_results", "SELECT id, f.finish_order, g.rated, g.x_name, g.o_name, f.state,"
@@ -194,6 +216,8 @@ static int migrate(struct pg_store *s, char *err, size_t err_len)
         if (pg_run_ok(c, "UPDATE ttt_schema SET version = 4", shown, err, err_len) != 0)
             goto fail;
     }
+    if (pg_run_ok(c, offers_table, shown, err, err_len) != 0)
+        goto fail;
     return pg_run_ok(c, "COMMIT", shown, err, err_len);
 fail:
     PQclear(PQexec(c, "ROLLBACK"));
@@ -206,7 +230,7 @@ static void pg_close(struct store *base)
     if (!s)
         return;
     store_queue_stop(&s->queue); /* the writer commits what waits, then stops */
-    pg_listen(base, NULL, NULL, NULL);
+    pg_listen(base, NULL, NULL, NULL, NULL);
     free(s->url);
     if (s->wconn)
         PQfinish(s->wconn);
@@ -400,6 +424,16 @@ static int run_one(struct pg_store *s, struct store_write *w, char *error, size_
         w->result = rows == 0 ? STORE_FAILED : STORE_OK;
         return WRITE_DONE;
     }
+    if (w->offer_mark) {
+        snprintf(buf[0], sizeof buf[0], "%d", w->offer_mark);
+        snprintf(buf[1], sizeof buf[1], "%d", w->offer_ply);
+        const char *offer[] = {w->game_id, buf[0], buf[1]};
+        long rows = exec_write(s, "offer_draw", 3, offer, error, cap, sqlstate);
+        if (rows < 0)
+            return WRITE_ABORTED;
+        w->result = rows == 0 ? STORE_CONFLICT : STORE_OK;
+        return WRITE_DONE;
+    }
     if (w->game) {
         game_values(w->game, buf, v);
         long rows = exec_write(s, "add_game", 21, v, error, cap, sqlstate);
@@ -517,6 +551,12 @@ static int pg_add_finished(struct store *base, const struct store_finished *game
     if (count == 0)
         return STORE_OK;
     struct store_write w = {.finished = games, .finished_count = count};
+    return store_queue_submit(&((struct pg_store *)base)->queue, &w);
+}
+
+static int pg_offer_draw(struct store *base, const char *game_id, int mark, int ply)
+{
+    struct store_write w = {.game_id = game_id, .offer_mark = mark, .offer_ply = ply};
     return store_queue_submit(&((struct pg_store *)base)->queue, &w);
 }
 
@@ -799,6 +839,30 @@ static int pg_load_results(struct store *base, long long from, store_result_fn o
     return rc;
 }
 
+static int pg_load_offer(struct store *base, const char *game_id, int *mark, int *ply,
+                         char *err, size_t err_len)
+{
+    struct pg_store *s = (struct pg_store *)base;
+    const char *v[] = {game_id};
+    pthread_mutex_lock(&s->rlock);
+    PGresult *res = read_query(s, "load_offer", 1, v, err, err_len);
+    pthread_mutex_unlock(&s->rlock);
+    if (!res)
+        return -1;
+    long long m = 0, p = 0;
+    int rc = PQntuples(res) == 0 ? 0 : 1;
+    if (rc == 1 && (int_at(res, 0, 0, -1, 1, &m) != 0 || m == 0 ||
+                    int_at(res, 0, 1, 0, INT_MAX, &p) != 0)) {
+        snprintf(err, err_len, "%s: the draw offer of game %.24s holds a bad value", s->shown,
+                 game_id);
+        rc = -1;
+    }
+    PQclear(res);
+    *mark = (int)m;
+    *ply = (int)p;
+    return rc;
+}
+
 static void pg_stats(struct store *base, struct store_stats *out)
 {
     store_queue_stats(&((struct pg_store *)base)->queue, out);
@@ -807,5 +871,5 @@ static void pg_stats(struct store *base, struct store_stats *out)
 const struct store_ops store_pg_ops = {
     pg_open, pg_close,     pg_add_game,     pg_add_event, pg_join, pg_add_finished,
     pg_load, pg_load_game, pg_load_log,     pg_load_results, pg_stats,
-    pg_listen,
+    pg_listen, pg_offer_draw, pg_load_offer,
 };

@@ -11,9 +11,10 @@
 #include "store_queue.h"
 
 /* What NOTIFY tells, once committed: "game_id seq" for each event stored,
- * the finish order for each ending. */
+ * the finish order for each ending, the game id for each draw offer. */
 #define NOTICE_CHANNEL "ttt_events"
 #define RESULT_CHANNEL "ttt_results"
+#define OFFER_CHANNEL "ttt_offers"
 
 /* Writes go through one connection, used by the queue's writer thread
  * alone: it commits every write that arrived while the last commit was in
@@ -34,11 +35,12 @@ struct pg_store {
     atomic_int stop_listening;
     store_notice_fn on_notice;
     store_result_notice_fn on_result;
+    store_offer_notice_fn on_offer;
     void *notice_user;
 };
 
 /* store_pg_listen.c: store_listen; with on_notice NULL, stops listening. */
 int pg_listen(struct store *base, store_notice_fn on_notice, store_result_notice_fn on_result,
-              void *user);
+              store_offer_notice_fn on_offer, void *user);
 
 #endif

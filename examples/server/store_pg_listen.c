@@ -26,7 +26,8 @@ static int listen_connect(struct pg_store *s, int *said)
     }
     PQsetNoticeProcessor(s->lconn, pg_ignore_notice, NULL);
     if (pg_run_ok(s->lconn, "LISTEN " NOTICE_CHANNEL, s->shown, err, sizeof err) != 0 ||
-        pg_run_ok(s->lconn, "LISTEN " RESULT_CHANNEL, s->shown, err, sizeof err) != 0) {
+        pg_run_ok(s->lconn, "LISTEN " RESULT_CHANNEL, s->shown, err, sizeof err) != 0 ||
+        pg_run_ok(s->lconn, "LISTEN " OFFER_CHANNEL, s->shown, err, sizeof err) != 0) {
         fprintf(stderr, "ttt-server: %s\n", err);
         PQfinish(s->lconn);
         s->lconn = NULL;
@@ -54,8 +55,9 @@ static void probe_if_degraded(struct pg_store *s, time_t *last_probe)
     (void)store_queue_submit(&s->queue, &probe);
 }
 
-/* The listener thread: each notice to on_notice, in the order PostgreSQL
- * delivers them (the order of commits); after a lost connection, once it
+/* The listener thread: each notice to on_notice (a result's to on_result,
+ * an offer's to on_offer), in the order PostgreSQL delivers them (the
+ * order of commits); after a lost connection, once it
  * is back, on_notice(NULL, -1): whatever was committed meanwhile was not
  * told, so the caller reads the logs it follows. */
 static void *listen_main(void *arg)
@@ -92,6 +94,9 @@ static void *listen_main(void *arg)
             if (strcmp(n->relname, RESULT_CHANNEL) == 0) {
                 if (sscanf(n->extra, "%lld", &order) == 1)
                     s->on_result(s->notice_user, order);
+            } else if (strcmp(n->relname, OFFER_CHANNEL) == 0) {
+                if (strlen(n->extra) < sizeof id)
+                    s->on_offer(s->notice_user, n->extra);
             } else if (sscanf(n->extra, "%23s %d", id, &seq) == 2) {
                 s->on_notice(s->notice_user, id, seq);
             }
@@ -103,7 +108,7 @@ static void *listen_main(void *arg)
 }
 
 int pg_listen(struct store *base, store_notice_fn on_notice, store_result_notice_fn on_result,
-              void *user)
+              store_offer_notice_fn on_offer, void *user)
 {
     struct pg_store *s = (struct pg_store *)base;
     if (s->listening) {
@@ -119,6 +124,7 @@ int pg_listen(struct store *base, store_notice_fn on_notice, store_result_notice
     int said = 0;
     s->on_notice = on_notice;
     s->on_result = on_result;
+    s->on_offer = on_offer;
     s->notice_user = user;
     atomic_store(&s->stop_listening, 0);
     /* LISTEN before the caller goes on: every commit from here is told. */

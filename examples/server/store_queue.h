@@ -11,8 +11,9 @@
 /* One write waiting for the writer thread; the caller sleeps on done. */
 struct store_write {
     const struct store_game *game;   /* a game to add, or */
-    const char *game_id;             /* an event of this game, or its join */
+    const char *game_id;             /* an event of this game, its join or offer */
     const char *join_name;           /* the o seat's name (store_join) */
+    int offer_mark, offer_ply;       /* a draw offer (store_offer_draw), or mark 0 */
     long long seated_ms;             /* with join_name */
     const struct store_event *event;
     const struct store_finished *finished; /* with it, or alone: games ending */

@@ -592,4 +592,5 @@ const struct store_ops store_sqlite_ops = {
     op_open,     op_close,       op_add_game,     op_add_event, op_join, op_add_finished,
     op_load,     op_load_game,   op_load_log,     op_load_results, op_stats,
     NULL, /* listen: its one server knows every event */
+    NULL, NULL, /* offers: its one server keeps them in memory */
 };

@@ -1,6 +1,8 @@
-"""test_cluster.py - three ttt-servers on one PostgreSQL behind haproxy (round-robin, so one game's requests reach every node): a ply raced by 32 connections is stored once, a spectator on one node sees moves made on another, a game created on one node is played on the others."""
+"""test_cluster.py - three ttt-servers on one PostgreSQL behind haproxy (round-robin, so one game's requests reach every node): a ply raced by 32 connections is stored once, a spectator on one node sees moves made on another, a game created on one node is played on the others, a draw offered on one node is seen and agreed on the others."""
 import concurrent.futures
 import os
+import threading
+import time
 
 import httpx
 import pytest
@@ -101,3 +103,86 @@ def test_the_nodes_share_one_database(deployment):
         health = httpx.get(n.url + "/api/health", timeout=10).json()
         assert health["status"] == "ok" and health["store"]["failed_writes"] == 0
     assert os.path.exists(deployment.dir)
+
+
+def draw(url, g, seat):
+    r = httpx.post(f"{url}/api/games/{g['id']}/draw", headers=auth(g["tokens"][seat]),
+                   timeout=30)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def views(deployment, g):
+    return [httpx.get(f"{n.url}/api/games/{g['id']}", timeout=10).json()
+            for n in deployment.nodes]
+
+
+def test_a_draw_offered_on_one_node_is_agreed_on_another(deployment):
+    a, b, _ = deployment.nodes
+    g = create(a.url)
+    offer = draw(a.url, g, "x")
+    assert offer["draw"] == "offered" and offer["draw_offer"] == "x"
+    assert [v["draw_offer"] for v in views(deployment, g)] == ["x"] * 3
+    accept = draw(b.url, g, "o")
+    assert accept["draw"] == "agreed", accept
+    for v in views(deployment, g):
+        assert (v["state"], v["ending"], v["draw_offer"]) == ("draw", "agreed", None)
+    # A retry of the acceptance, on any node, answers as the first time.
+    assert draw(deployment.nodes[2].url, g, "o") == accept
+
+
+def test_a_spectator_on_a_third_node_is_told_of_an_offer(deployment):
+    a, b, c = deployment.nodes
+    g = create(a.url)
+    watch = Spectator(c.url, g["id"], count=2)  # the offer, then the end
+    draw(a.url, g, "x")
+    # The offer is accepted once the stream has it (an offer accepted at
+    # once may end the game before any stream sends it, as on one node).
+    deadline = time.monotonic() + 60
+    while not watch.events and time.monotonic() < deadline and watch.thread.is_alive():
+        time.sleep(0.05)
+    assert draw(b.url, g, "o")["draw"] == "agreed"
+    events = watch.wait()
+    assert [e["event"] for e in events] == ["offer", "end"], events
+    assert events[0]["data"] == '{"by":"x"}' and "id" not in events[0]
+    assert '"ending":"agreed"' in events[1]["data"]
+
+
+def test_a_move_after_an_offer_withdraws_it_on_every_node(deployment):
+    a, b, c = deployment.nodes
+    g = create(a.url)
+    assert draw(a.url, g, "x")["draw"] == "offered"  # at ply 0, x to move
+    assert [v["draw_offer"] for v in views(deployment, g)] == ["x"] * 3
+    with httpx.Client(base_url=b.url, timeout=10) as cb:
+        assert move(cb, g, "x", 0, "b2").status_code == 200
+    assert [v["draw_offer"] for v in views(deployment, g)] == [None] * 3
+    # x's offer, made at ply 0, no longer stands: o's draw is an offer.
+    later = draw(c.url, g, "o")
+    assert later["draw"] == "offered" and later["draw_offer"] == "o", later
+    for v in views(deployment, g):
+        assert (v["state"], v["draw_offer"]) == ("in_progress", "o")
+
+
+def test_offers_by_both_sides_at_once_on_two_nodes_agree(deployment):
+    """x offers through one node while o offers through another at the same
+    ply: whichever the database takes first stands and the other agrees to
+    it, never two offers that each node holds apart."""
+    a, b, _ = deployment.nodes
+    for _ in range(8):
+        g = create(a.url)
+        start = threading.Barrier(2, timeout=30)
+
+        def offer(url, seat):
+            with httpx.Client(timeout=30) as client:
+                client.get(url + "/api/health")  # connected before the barrier
+                start.wait()
+                r = client.post(f"{url}/api/games/{g['id']}/draw",
+                                headers=auth(g["tokens"][seat]))
+                assert r.status_code == 200, r.text
+                return r.json()
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+            answers = list(pool.map(offer, (a.url, b.url), ("x", "o")))
+        assert sorted(r["draw"] for r in answers) == ["agreed", "offered"], answers
+        for v in views(deployment, g):
+            assert (v["state"], v["ending"], v["draw_offer"]) == ("draw", "agreed", None)
