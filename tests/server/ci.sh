@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tests/server/ci.sh - runs the server's API, docs, hostile-input, store, PostgreSQL-store, three-node cluster, lobby, clock, crash, load, login-flood, restart and players tests, or (--browser) its browser test, against a built ttt-server.
+# tests/server/ci.sh - runs the server's API, docs, hostile-input, store, PostgreSQL-store, three-node cluster (the API suites on three nodes too), lobby, clock, crash, load, login-flood, restart and players tests, or (--browser) its browser test, against a built ttt-server.
 # Usage: tests/server/ci.sh [--browser] PATH/TO/ttt-server [PYTHON]
 # (ttt-server-load beside it and the ttt program in the directory above are
 # used too). Builds nothing; every server it starts listens on 127.0.0.1 on a
@@ -68,6 +68,7 @@ run() {
     wait "$step"
 }
 export TTT_SERVER="$server" PYTHONDONTWRITEBYTECODE=1
+unset TTT_TEST_NODES  # one server, unless a step below asks for three
 cd "$work"
 # -rs: any test pytest skips is named in the log (and fails under CI=true,
 # see conftest.py). --basetemp: each run's own temporary folders, never the
@@ -84,6 +85,21 @@ run timeout 1500 "$python" -m pytest -q -rs -p no:cacheprovider --rootdir "$here
     "$here/test_accounts.py" "$here/test_rated.py" "$here/test_ratings.py" "$here/test_pgstore.py" \
     "$here/test_cluster.py" "$here/test_cluster_accounts.py" "$here/test_cluster_ratings.py" \
     "$here/test_lobby.py" "$here/test_clocks.py"
+# The API, hostile-input, strict and docs tests again, on three nodes on one
+# PostgreSQL behind haproxy balancing round-robin, so that one game's
+# requests reach every node (TTT_TEST_NODES, see conftest.py). Without
+# PostgreSQL or haproxy: SKIP, named, outside CI; a failure under CI=true.
+missing=$(cd "$here" && "$python" -c 'import cluster; print(cluster.missing() or "")')
+if [ -z "$missing" ]; then
+    run env TTT_TEST_NODES=3 timeout 900 "$python" -m pytest -q -rs -p no:cacheprovider \
+        --rootdir "$here" --basetemp "$work/pytest-nodes" "$here/test_api.py" \
+        "$here/test_hostile.py" "$here/test_strict.py" "$here/test_docs.py"
+elif [ "${CI:-}" = true ]; then
+    echo "ci.sh: the API tests on three nodes cannot run: $missing; CI=true, so that fails" >&2
+    exit 1
+else
+    echo "ci.sh: SKIP: the API tests on three nodes: $missing" >&2
+fi
 run timeout 300 "$python" "$here/crash.py" --ci --dir "$work"
 # The same kills, of one node of three on PostgreSQL behind haproxy, and
 # three stops of PostgreSQL among them (77: PostgreSQL or haproxy missing,

@@ -95,4 +95,9 @@ def test_every_documented_example(server):
         if answer_headers.get("Content-Type", "").startswith("text/plain"):
             assert r.text == substitute(answer_body, names) + "\n", f"{first}: {r.text!r}"
         else:
-            match(json.loads(answer_body), r.json(), names, first)
+            documented = json.loads(answer_body)
+            if path == "/api/health" and hasattr(server, "nodes"):
+                # Several nodes: each holds the games it served and has not
+                # let go yet, so the count is the one node's that answered.
+                documented["games"] = "..."
+            match(documented, r.json(), names, first)
