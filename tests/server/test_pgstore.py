@@ -1,4 +1,4 @@
-"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, a clock loaded from another server runs there, idle games leave memory and load again, streams follow moves made on another server, PostgreSQL down answers 503, a server stops while PostgreSQL does not answer, the password is never shown."""
+"""test_pgstore.py - ttt-server on PostgreSQL: games survive restarts and kill -9, two servers on one database store each ply once, a conflict fails only its own write, any server serves any game, two servers timing one clock store one flag, a clock loaded from another server runs there, idle games leave memory and load again, streams follow moves made on another server, PostgreSQL down answers 503, a server stops while PostgreSQL does not answer, the password is never shown, a draw offer is stored."""
 import concurrent.futures
 import itertools
 import subprocess
@@ -636,3 +636,27 @@ def test_idle_games_leave_memory_and_load_again(tmp_path, db):
     finally:
         a.kill()
         b.kill()
+
+
+def test_a_draw_offer_is_stored_and_survives_a_restart(tmp_path, db, cluster):
+    """A draw offer is in the database: a restarted server shows it and the
+    other side's draw agrees to it."""
+    srv = node(tmp_path, db, "offer").start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=10) as c:
+            g = new_game(c)
+            r = c.post(f"/api/games/{g['id']}/draw", headers=auth(g["tokens"]["x"]))
+            assert r.status_code == 200 and r.json()["draw"] == "offered"
+        name = db.rsplit("/", 1)[1].split("?")[0]
+        stored = cluster.psql(name, "SELECT mark, ply FROM ttt_draw_offers WHERE game_id = '%s'"
+                              % g["id"])
+        assert stored.strip() == "1|0"
+        srv.kill()  # SIGKILL: the answered offer must be in the database
+        srv.start()
+        with httpx.Client(base_url=srv.url, timeout=10) as c:
+            assert c.get(f"/api/games/{g['id']}").json()["draw_offer"] == "x"
+            r = c.post(f"/api/games/{g['id']}/draw", headers=auth(g["tokens"]["o"]))
+            assert r.status_code == 200 and r.json()["draw"] == "agreed", r.text
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
