@@ -17,6 +17,10 @@ static const char *const kind_names[BOARD_KINDS] = {"tictactoe", "connect4", "go
  * keeps the kind). Every other board or rule is "other". */
 int board_kind(int width, int height, int k, int gravity, int misere, int ply_limit)
 {
+    /* k 0 plays the shorter side (libttt's win_length 0): earlier servers
+     * stored a game created without k so. */
+    if (k == 0)
+        k = width < height ? width : height;
     if (misere || ply_limit)
         return KIND_OTHER;
     if (width == 3 && height == 3 && k == 3 && !gravity)

@@ -249,3 +249,33 @@ def test_a_salvaged_result_keeps_its_order_spent(tmp_path):
     finally:
         srv.kill()
     assert "holds a bad value; left out of the ratings" in srv.output()
+
+
+def test_a_result_stored_with_k_0_is_rated_by_the_k_it_was_played_with(tmp_path):
+    """Earlier servers stored a game created without k with k 0 (which
+    plays the shorter side): its result is a 3x3 game's after a restart too,
+    not "other"."""
+    db = tmp_path / "games.db"
+    srv = Server(db, *FAST_ARGON2).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            who = sessions(c)
+            r = c.post("/api/games", json={"rated": True, "width": 3}, headers=who["Ana"])
+            assert r.status_code == 201, r.text
+            url = f"/api/games/{r.json()['id']}"
+            assert c.post(url + "/join", headers=who["Bob"]).status_code == 200
+            assert c.post(url + "/resign", headers=who["Bob"]).status_code == 200
+        assert srv.stop() == 0
+        con = sqlite3.connect(db)
+        with con:  # as an older server stored it
+            assert con.execute("UPDATE finished SET k = 0").rowcount == 1
+            con.execute("UPDATE games SET k = 0")
+        con.close()
+        srv.start()
+        with httpx.Client(base_url=srv.url, timeout=30) as c:
+            board = c.get("/api/players", params={"game": "tictactoe"}).json()
+            assert sorted(p["name"] for p in board["players"]) == ["Ana", "Bob"], board
+            assert c.get("/api/players", params={"game": "other"}).json()["total"] == 0
+        assert srv.stop() == 0
+    finally:
+        srv.kill()
